@@ -1,0 +1,13 @@
+// The subcommands of the tpcheck command line. Each takes the arguments after
+// its name and returns the process exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tpcheck::cli {
+
+int eval_command(const std::vector<std::string>& args);
+int verify_command(const std::vector<std::string>& args);
+
+}  // namespace tpcheck::cli

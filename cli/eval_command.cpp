@@ -1,0 +1,68 @@
+// `tpcheck eval OP ARGS...` and `tpcheck eval --batch`: one model outcome per
+// call or per input line, in Python's notation.
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "tpcheck/operations.hpp"
+
+namespace tpcheck::cli {
+namespace {
+
+void print_operations(std::ostream& out) {
+  out << "operations:\n";
+  for (const auto& info : operation_infos()) {
+    out << "  " << info.name;
+    for (auto p : info.params) out << " " << p;
+    out << "\n";
+  }
+}
+
+// Every line gets one output line, in order; a line that is not a valid call
+// prints "UsageError: ..." in its place and makes the exit status 2, so a
+// caller reading line by line never falls out of step.
+int run_batch() {
+  int status = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    const Evaluation e = evaluate_line(line);
+    if (e.ok) {
+      std::cout << e.text << "\n";
+    } else {
+      std::cout << "UsageError: " << e.text << "\n";
+      status = 2;
+    }
+  }
+  std::cout.flush();
+  return status;
+}
+
+}  // namespace
+
+int eval_command(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::cerr << "tpcheck eval: expected OP ARGS... or --batch (see tpcheck eval --help)\n";
+    return 2;
+  }
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << "usage: tpcheck eval OP ARGS...   |   tpcheck eval --batch < lines\n";
+    print_operations(std::cout);
+    return 0;
+  }
+  if (args[0] == "--batch") {
+    if (args.size() != 1) {
+      std::cerr << "tpcheck eval: --batch takes no further arguments\n";
+      return 2;
+    }
+    return run_batch();
+  }
+  const Evaluation e = evaluate(args[0], std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!e.ok) {
+    std::cerr << "tpcheck eval: " << e.text << "\n";
+    return 2;
+  }
+  std::cout << e.text << "\n";
+  return 0;
+}
+
+}  // namespace tpcheck::cli

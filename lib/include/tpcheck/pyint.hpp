@@ -1,0 +1,91 @@
+// Python integer semantics for the two integer types the model runs in.
+//
+// The model is written once over `Int`, which is either std::int64_t or
+// boost::multiprecision::cpp_int (the mathematical truth). Division and modulo
+// follow Python (floor), never C++ truncation, and products that can leave the
+// int64 range are formed in a wider type, so both instantiations agree on
+// every input that fits in int64.
+#pragma once
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tpcheck {
+
+using BigInt = boost::multiprecision::cpp_int;
+
+template <class T>
+concept ModelInt = std::same_as<T, std::int64_t> || std::same_as<T, BigInt>;
+
+// A type that holds any product of two Ints: __int128 for int64.
+template <ModelInt Int>
+struct Widened {
+  using type = BigInt;
+};
+template <>
+struct Widened<std::int64_t> {
+  using type = __int128;
+};
+template <ModelInt Int>
+using wide_t = typename Widened<Int>::type;
+
+// Python's a // b. Precondition: b != 0, and not (INT64_MIN, -1) in int64.
+template <class Int>
+Int floor_div(const Int& a, const Int& b) {
+  Int q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+  return q;
+}
+
+// Python's a % b: the sign of b. Precondition as floor_div.
+template <class Int>
+Int floor_mod(const Int& a, const Int& b) {
+  Int m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+// floor(a * b / c) for c > 0 without intermediate overflow. Precondition: the
+// result fits in Int (the model only asks for values below one of its sizes).
+template <ModelInt Int>
+Int mul_floor_div(const Int& a, const Int& b, const Int& c) {
+  using W = wide_t<Int>;
+  return static_cast<Int>(floor_div<W>(W(a) * W(b), W(c)));
+}
+
+// ceil(a * b / c) for c > 0, same precondition.
+template <ModelInt Int>
+Int mul_ceil_div(const Int& a, const Int& b, const Int& c) {
+  using W = wide_t<Int>;
+  return static_cast<Int>(-floor_div<W>(-(W(a) * W(b)), W(c)));
+}
+
+// Python's str(int).
+std::string decimal(std::int64_t v);
+std::string decimal(__int128 v);
+std::string decimal(const BigInt& v);
+
+// Python's int(text) restricted to optional sign and decimal digits, with at
+// most as many digits as Python converts by default (sys.get_int_max_str_digits).
+inline constexpr std::size_t kMaxDecimalDigits = 4300;
+std::optional<BigInt> parse_decimal(const std::string& text);
+
+// The int64 value of v, if it fits.
+std::optional<std::int64_t> narrow(const BigInt& v);
+
+inline BigInt widen(std::int64_t v) { return BigInt(v); }
+inline BigInt widen(__int128 v) {
+  // cpp_int has no __int128 constructor on every Boost: build it from halves.
+  const bool negative = v < 0;
+  unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  BigInt out = BigInt(static_cast<std::uint64_t>(mag >> 64));
+  out <<= 64;
+  out += BigInt(static_cast<std::uint64_t>(mag));
+  return negative ? BigInt(-out) : out;
+}
+inline const BigInt& widen(const BigInt& v) { return v; }
+
+}  // namespace tpcheck

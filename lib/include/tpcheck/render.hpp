@@ -1,0 +1,46 @@
+// Outcomes in Python's notation, as `tpcheck eval` prints them and as a Python
+// connector's results are compared: a value as repr() prints it, a failure as
+// "Kind: message".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tpcheck/model.hpp"
+
+namespace tpcheck {
+
+inline std::string render(std::int64_t v) { return decimal(v); }
+inline std::string render(__int128 v) { return decimal(v); }
+inline std::string render(const BigInt& v) { return decimal(v); }
+inline std::string render(None) { return "None"; }
+inline std::string render(bool v) { return v ? "True" : "False"; }
+
+template <ModelInt Int>
+std::string render(const Span<Int>& s) {
+  return "(" + decimal(s.first) + ", " + decimal(s.end) + ")";
+}
+
+template <ModelInt Int>
+std::string render(const Copy<Int>& c) {
+  return "(" + decimal(c.p) + ", " + decimal(c.lo) + ", " + decimal(c.hi) + ")";
+}
+
+template <class V>
+std::string render(const std::vector<V>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += render(items[i]);
+  }
+  return out + "]";
+}
+
+inline std::string render(const Failure& f) { return std::string(kind_name(f.kind)) + ": " + f.message; }
+
+template <class V>
+std::string render(const Outcome<V>& o) {
+  return o.ok() ? render(o.value()) : render(o.failure());
+}
+
+}  // namespace tpcheck
