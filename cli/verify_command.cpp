@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr const char* kVerifyUsage =
     "usage: tpcheck verify [--max-tp N] [--max-heads N] [--threads N] [--json]\n"
+    "  defaults: --max-tp 256 --max-heads 256 --threads <one per core>\n"
     "  Checks every invariant of SPEC §9 on every TP pair (L, R) in [1, N]^2, every rank,\n"
     "  and every head count up to --max-heads that both sides can shard (and MLA),\n"
     "  comparing the int64 and cpp_int models on every operation.\n"
@@ -88,7 +90,8 @@ int verify_command(const std::vector<std::string>& args) {
     std::cerr << "tpcheck verify: " << *error << "\n";
     return 2;
   }
-  const VerifyOptions& o = std::get<VerifyOptions>(parsed);
+  VerifyOptions o = std::get<VerifyOptions>(parsed);
+  if (o.threads == 0) o.threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   if (o.help) {
     std::cout << kVerifyUsage;
     return 0;

@@ -85,13 +85,15 @@ Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
   };
   const Int count = first_reaching(Int(q + 1), L, general) - first_reaching(q, L, general);
   if (failed) return "general_rank failed on a valid rank of (L, R) = (" + render(L) + ", " + render(R) + ")";
-  const std::string seen = "remote rank " + render(q) + " of (L, R) = (" + render(L) + ", " + render(R) + ") has " +
-                           render(count) + " preimages under the ";
+  const auto seen_under = [&](const Int& n, const char* map) {
+    return "remote rank " + render(q) + " of (L, R) = (" + render(L) + ", " + render(R) + ") has " + render(n) +
+           " preimages under the " + map + " map";
+  };
   if (count < lower || count > upper) {
-    return seen + "general map, expected floor(L/R) = " + render(lower) + " to ceil(L/R) = " + render(upper);
+    return seen_under(count, "general") + ", expected floor(L/R) = " + render(lower) + " to ceil(L/R) = " + render(upper);
   }
-  if (L >= R && count < 1) return seen + "general map, but the map must be onto when L >= R";
-  if (L <= R && count > 1) return seen + "general map, but the map must be one-to-one when L <= R";
+  if (L >= R && count < 1) return seen_under(count, "general") + ", but the map must be onto when L >= R";
+  if (L <= R && count > 1) return seen_under(count, "general") + ", but the map must be one-to-one when L <= R";
   if (!divisible(L, R)) return std::nullopt;
   const auto strict = [&](const Int& r) {
     const Outcome<Int> o = remote_rank(r, L, R);
@@ -100,8 +102,8 @@ Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
   };
   const Int strict_count = first_reaching(Int(q + 1), L, strict) - first_reaching(q, L, strict);
   if (failed) return "remote_rank failed on a valid rank of the divisible pair (" + render(L) + ", " + render(R) + ")";
-  if (L >= R && strict_count != lower) return seen + "strict map, expected exactly L/R = " + render(lower);
-  if (L <= R && strict_count > 1) return seen + "strict map, but the map must be one-to-one when L <= R";
+  if (L >= R && strict_count != lower) return seen_under(strict_count, "strict") + ", expected exactly L/R = " + render(lower);
+  if (L <= R && strict_count > 1) return seen_under(strict_count, "strict") + ", but the map must be one-to-one when L <= R";
   return std::nullopt;
 }
 

@@ -15,9 +15,9 @@
 namespace tpcheck::sweep {
 
 struct Bounds {
-  std::int64_t max_tp = 48;
-  std::int64_t max_heads = 64;
-  int threads = 2;
+  std::int64_t max_tp;
+  std::int64_t max_heads;
+  int threads;
 };
 
 // The smallest violation of one invariant: smallest sizes first, then the
