@@ -9,5 +9,7 @@ namespace tpcheck::cli {
 
 int eval_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
+int check_command(const std::vector<std::string>& args);
+int plan_command(const std::vector<std::string>& args);
 
 }  // namespace tpcheck::cli

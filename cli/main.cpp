@@ -1,4 +1,5 @@
-// tpcheck: verify the heterogeneous-TP topology model and evaluate it.
+// tpcheck: verify the heterogeneous-TP topology model, evaluate it, and check
+// deployments and connectors against it.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -13,7 +14,12 @@ constexpr const char* kUsage =
     "  verify [--max-tp N] [--max-heads N] [--threads N] [--json]\n"
     "                       check every invariant exhaustively up to the bounds\n"
     "  eval OP ARGS...      print one model outcome in Python's notation\n"
-    "  eval --batch         the same for each 'OP ARGS...' line of standard input\n";
+    "  eval --batch         the same for each 'OP ARGS...' line of standard input\n"
+    "  check --prefill-tp P --decode-tp D (--kv-heads H | --mla) [...]\n"
+    "                       which connectors accept a deployment's sizing; its ports and hosts\n"
+    "  plan --prefill-tp P --decode-tp D (--kv-heads H | --mla) [...]\n"
+    "                       the transfer plan: who copies which heads from whom, who waits for whom\n"
+    "Run 'tpcheck COMMAND --help' for a command's options.\n";
 
 }  // namespace
 
@@ -26,6 +32,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "eval") return tpcheck::cli::eval_command(rest);
   if (args[0] == "verify") return tpcheck::cli::verify_command(rest);
+  if (args[0] == "check") return tpcheck::cli::check_command(rest);
+  if (args[0] == "plan") return tpcheck::cli::plan_command(rest);
   std::cerr << "tpcheck: unknown command '" << args[0] << "' (see tpcheck --help)\n";
   return 2;
 }

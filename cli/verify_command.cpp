@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "json.hpp"
 #include "options.hpp"
 #include "sweep.hpp"
 
@@ -19,23 +20,6 @@ constexpr const char* kVerifyUsage =
     "  and every head count up to --max-heads that both sides can shard (and MLA),\n"
     "  comparing the int64 and cpp_int models on every operation.\n"
     "  Exit 0 only when nothing is violated.\n";
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      std::ostringstream hex;
-      hex << "\\u" << std::hex << std::setw(4) << std::setfill('0') << static_cast<int>(c);
-      out += hex.str();
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string fixed(double v, int digits) {
   std::ostringstream s;

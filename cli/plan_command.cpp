@@ -1,0 +1,117 @@
+// `tpcheck plan`: the transfer plan of a sizing. For each decode rank, which
+// heads it copies from which prefill rank and where they sit in both pages;
+// for each prefill rank, how many decode ranks read from it (the completions
+// it must wait for) under the general plan and under MoRIIO's single source.
+#include <iostream>
+
+#include "commands.hpp"
+#include "json.hpp"
+#include "options.hpp"
+#include "tpcheck/render.hpp"
+
+namespace tpcheck::cli {
+namespace {
+
+constexpr const char* kPlanUsage =
+    "usage: tpcheck plan --prefill-tp P --decode-tp D (--kv-heads H | --mla) [--decode-rank d]\n"
+    "                    [--bytes-per-head B] [--json]\n"
+    "  Prints each decode rank's copies (heads, source prefill rank, offsets in both pages, in\n"
+    "  heads or with --bytes-per-head in bytes) and each prefill rank's readers.\n"
+    "  Exit 0 with a plan, 1 when the model rejects the sizing, 2 on a usage error.\n";
+
+constexpr std::int64_t kMaxRanksPrinted = 1024;
+
+struct Layout {
+  BigInt unit;  // bytes per offset unit: 1 head, or --bytes-per-head
+  std::string name;
+};
+
+std::string text_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, const Span<BigInt>& own, const Layout& u) {
+  return "  heads [" + render(c.lo) + ", " + render(c.hi) + ") from prefill rank " + render(c.p) + ": " + u.name + " " +
+         render(BigInt((c.lo - source_page.first) * u.unit)) + ".." + render(BigInt((c.hi - source_page.first) * u.unit)) +
+         " of its page to " + u.name + " " + render(BigInt((c.lo - own.first) * u.unit)) + ".." +
+         render(BigInt((c.hi - own.first) * u.unit)) + " of this page\n";
+}
+
+std::string json_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, const Span<BigInt>& own, const Layout& u) {
+  return "{\"prefill_rank\": " + render(c.p) + ", \"heads\": [" + render(c.lo) + ", " + render(c.hi) +
+         "], \"source_offset\": " + render(BigInt((c.lo - source_page.first) * u.unit)) +
+         ", \"dest_offset\": " + render(BigInt((c.lo - own.first) * u.unit)) +
+         ", \"length\": " + render(BigInt((c.hi - c.lo) * u.unit)) + "}";
+}
+
+}  // namespace
+
+int plan_command(const std::vector<std::string>& args) {
+  const auto parsed = parse_sizing_options(SizingCommand::Plan, args);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    std::cerr << "tpcheck plan: " << *error << "\n";
+    return 2;
+  }
+  const SizingOptions& o = std::get<SizingOptions>(parsed);
+  if (o.help) {
+    std::cout << kPlanUsage;
+    return 0;
+  }
+  const BigInt &P = o.prefill_tp, &D = o.decode_tp, &H = o.kv_heads;
+  if (o.bytes_per_head && *o.bytes_per_head <= 0) {
+    std::cerr << "tpcheck plan: --bytes-per-head must be positive\n";
+    return 2;
+  }
+  const Layout unit = o.bytes_per_head ? Layout{*o.bytes_per_head, "bytes"} : Layout{1, "heads"};
+  // The model validates the sizing; rank 0 stands for every rank here.
+  if (const auto first = plan(o.decode_rank.value_or(0), P, D, H, o.mla); !first.ok()) {
+    std::cout << "plan: " << render(first.failure()) << "\n";
+    return 1;
+  }
+  std::vector<BigInt> decode_ranks;
+  if (o.decode_rank) {
+    decode_ranks.push_back(*o.decode_rank);
+  } else if (D > kMaxRanksPrinted) {
+    std::cerr << "tpcheck plan: decode TP " << render(D) << " has more ranks than plan prints (" << kMaxRanksPrinted
+              << "); pick one with --decode-rank\n";
+    return 2;
+  } else {
+    for (BigInt d = 0; d < D; ++d) decode_ranks.push_back(d);
+  }
+  const BigInt heads_total = o.mla ? BigInt(1) : H;
+  std::string decode_text, decode_json;
+  for (const BigInt& d : decode_ranks) {
+    const Plan<BigInt> copies = plan(d, P, D, H, o.mla).value();
+    const Span<BigInt> own = heads(d, D, heads_total).value();
+    decode_text += "decode rank " + render(d) + " holds heads [" + render(own.first) + ", " + render(own.end) + "):\n";
+    decode_json += std::string(decode_json.empty() ? "" : ", ") + "{\"rank\": " + render(d) + ", \"heads\": [" +
+                   render(own.first) + ", " + render(own.end) + "], \"copies\": [";
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+      const Span<BigInt> page = heads(copies[i].p, P, heads_total).value();
+      decode_text += text_copy(copies[i], page, own, unit);
+      decode_json += (i ? ", " : "") + json_copy(copies[i], page, own, unit);
+    }
+    decode_json += "]}";
+  }
+  std::string prefill_text, prefill_json;
+  if (P <= kMaxRanksPrinted) {
+    for (BigInt p = 0; p < P; ++p) {
+      const Outcome<BigInt> general = readers(p, P, D, H, o.mla);
+      const Outcome<BigInt> single = single_readers(p, P, D);
+      prefill_text += "prefill rank " + render(p) + ": " + render(general) + " readers under the general plan; " +
+                      (single.ok() ? render(single.value()) + " under MoRIIO's single source" : "MoRIIO: " + render(single.failure())) +
+                      "\n";
+      prefill_json += std::string(prefill_json.empty() ? "" : ", ") + "{\"rank\": " + render(p) +
+                      ", \"readers\": " + render(general) + ", \"single_readers\": " +
+                      (single.ok() ? render(single.value()) : json_string(render(single.failure()))) + "}";
+    }
+  }
+  if (o.json) {
+    std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", \"kv_heads\": "
+              << (o.mla ? "null" : render(H)) << ", \"mla\": " << (o.mla ? "true" : "false") << ", \"unit\": \""
+              << unit.name << "\", \"decode\": [" << decode_json << "], \"prefill\": [" << prefill_json << "]}\n";
+  } else {
+    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", "
+              << (o.mla ? std::string("MLA") : render(H) + " KV heads") << "\n"
+              << decode_text << prefill_text;
+  }
+  return 0;
+}
+
+}  // namespace tpcheck::cli
