@@ -100,6 +100,10 @@ void sweep_plans(I P, I D, I max_heads, Recorder& rec) {
                 [&] { return inv::guards_decide_as_specified<I>(P, D, H, mla); });
     }
   }
+  for (I H = 0; H <= std::min<I>(max_heads, 16); ++H) {  // loadable or not: acceptance must match
+    rec.check(Invariant::HeadAlignment, "accepted_sizing_is_served_correctly", {P, D, H, 0},
+              [&] { return inv::accepted_sizing_is_served_correctly<I>(P, D, H, false); });
+  }
   std::vector<std::pair<I, bool>> configurations = {{1, true}};  // MLA ignores H: one representative
   for (I H = 1; H <= max_heads; ++H) {
     if (head_compatible(P, H) && head_compatible(D, H)) configurations.emplace_back(H, false);
@@ -118,6 +122,8 @@ void sweep_plans(I P, I D, I max_heads, Recorder& rec) {
     }
     rec.check(Invariant::CompletionCounts, "readers_count_plan_copies", {P, D, H, mla},
               [&] { return inv::readers_count_plan_copies<I>(P, D, H, mla); });
+    rec.check(Invariant::HeadAlignment, "accepted_sizing_is_served_correctly", {P, D, H, mla},
+              [&] { return inv::accepted_sizing_is_served_correctly<I>(P, D, H, mla); });
     for (I p = 0; p < P; ++p) rec.differential("readers", {p, P, D, H, mla});
   }
 }

@@ -110,6 +110,14 @@ Violation plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, cons
 template <ModelInt Int>
 Violation single_source_holds_own_heads(const Int& d, const Int& P, const Int& D, const Int& H, bool mla);
 
+// §9.6 with §11 per configuration: the general connector accepts exactly the
+// loadable sizings; moriio accepts only what nixl and mooncake accept; and
+// where moriio accepts, its single whole-page copy is the general plan for
+// every decode rank and single_readers equals readers for every prefill rank
+// (no wrong head read, no early free, no stall). O(P + D).
+template <ModelInt Int>
+Violation accepted_sizing_is_served_correctly(const Int& P, const Int& D, const Int& H, bool mla);
+
 // §4 per head: holders(h, T, H) is the exact set of ranks whose heads contain h,
 // max(1, T/H) of them.
 template <ModelInt Int>
