@@ -40,20 +40,20 @@ template <ModelInt Int>
 Violation holders_hold_the_head(const Int& h, const Int& T, const Int& H) {
   if (T < 1 || H < 1 || h < 0 || h >= H || !head_compatible(T, H)) return std::nullopt;
   const Outcome<Span<Int>> got = holders(h, T, H);
-  const std::string what = call("holders", h, T, H);
-  if (!got.ok()) return what + " failed on valid input: " + render(got.failure());
+  const auto what = [&] { return call("holders", h, T, H); };  // built only for a report
+  if (!got.ok()) return what() + " failed on valid input: " + render(got.failure());
   const Span<Int>& s = got.value();
   const Int expected_count = std::max(Int(1), floor_div<Int>(T, H));
   if (s.first < 0 || s.end > T || s.end - s.first != expected_count) {
-    return what + " = " + render(s) + ", expected " + render(expected_count) + " ranks inside [0, " + render(T) + ")";
+    return what() + " = " + render(s) + ", expected " + render(expected_count) + " ranks inside [0, " + render(T) + ")";
   }
   const auto holds = [&](const Int& r) {
     const Span<Int> own = heads(r, T, H).value();
     return own.first <= h && h < own.end;
   };
-  if (!holds(s.first) || !holds(Int(s.end - 1))) return what + " = " + render(s) + " names a rank without head " + render(h);
+  if (!holds(s.first) || !holds(Int(s.end - 1))) return what() + " = " + render(s) + " names a rank without head " + render(h);
   if ((s.first > 0 && holds(Int(s.first - 1))) || (s.end < T && holds(s.end))) {
-    return what + " = " + render(s) + " leaves out a neighbouring rank that holds head " + render(h);
+    return what() + " = " + render(s) + " leaves out a neighbouring rank that holds head " + render(h);
   }
   return std::nullopt;
 }
@@ -83,20 +83,20 @@ Violation plan_partitions_own_heads(const Int& d, const Int& P, const Int& D, co
   const auto copies = listed_plan(d, P, D, H, mla, missing);
   if (!copies) return missing;
   const Int heads_total = effective_heads(H, mla);
-  const std::string what = call("plan", d, P, D, H, mla) + " = " + render(*copies);
+  const auto what = [&] { return call("plan", d, P, D, H, mla) + " = " + render(*copies); };  // built only for a report
   const Span<Int> own = heads(d, D, heads_total).value();
   Int cursor = own.first;
   for (const Copy<Int>& c : *copies) {
-    if (c.lo != cursor) return what + (c.lo > cursor ? " leaves a gap" : " overlaps") + " at head " + render(cursor);
-    if (c.lo >= c.hi) return what + " has an empty copy " + render(c);
-    if (c.p < 0 || c.p >= P) return what + " reads from prefill rank " + render(c.p) + " outside [0, " + render(P) + ")";
+    if (c.lo != cursor) return what() + (c.lo > cursor ? " leaves a gap" : " overlaps") + " at head " + render(cursor);
+    if (c.lo >= c.hi) return what() + " has an empty copy " + render(c);
+    if (c.p < 0 || c.p >= P) return what() + " reads from prefill rank " + render(c.p) + " outside [0, " + render(P) + ")";
     const Span<Int> page = heads(c.p, P, heads_total).value();
     if (c.lo < page.first || c.hi > page.end) {
-      return what + " asks prefill rank " + render(c.p) + " (heads " + render(page) + ") for heads it does not hold";
+      return what() + " asks prefill rank " + render(c.p) + " (heads " + render(page) + ") for heads it does not hold";
     }
     cursor = c.hi;
   }
-  if (cursor != own.end) return what + " does not cover heads " + render(own) + " of the decode rank";
+  if (cursor != own.end) return what() + " does not cover heads " + render(own) + " of the decode rank";
   return expect_rendered(call("plan_copy_count", d, P, D, H, mla), plan_copy_count(d, P, D, H, mla),
                          render(Int(static_cast<std::int64_t>(copies->size()))));
 }
@@ -146,23 +146,23 @@ Violation plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, cons
   for (const Copy<Int>& c : *copies) {
     if (std::find(sources.begin(), sources.end(), c.p) == sources.end()) sources.push_back(c.p);
   }
-  const std::string what = call("plan", d, P, D, H, mla) + " = " + render(*copies);
-  if (sources != nixl) return what + " reads from " + render(sources) + ", NIXL's window rule gives " + render(nixl);
+  const auto what = [&] { return call("plan", d, P, D, H, mla) + " = " + render(*copies); };  // built only for a report
+  if (sources != nixl) return what() + " reads from " + render(sources) + ", NIXL's window rule gives " + render(nixl);
   if (D < P) return std::nullopt;
   const Int per_source = floor_div<Int>(D, P);
   if (copies->size() != 1 || copies->front().p != floor_div<Int>(d, per_source)) {
-    return what + ", expected the one source d // (D/P) = " + render(floor_div<Int>(d, per_source));
+    return what() + ", expected the one source d // (D/P) = " + render(floor_div<Int>(d, per_source));
   }
   const Span<Int> own = heads(d, D, heads_total).value();
   const Span<Int> page = heads(copies->front().p, P, heads_total).value();
   if (copies->front().lo - page.first != own.first - page.first) {
-    return what + " starts at offset " + render(Int(copies->front().lo - page.first)) + " of its source, expected " +
+    return what() + " starts at offset " + render(Int(copies->front().lo - page.first)) + " of its source, expected " +
            render(Int(own.first - page.first));
   }
   if (D <= heads_total) {
     const Int pages = floor_mod<Int>(d, per_source);
     if (own.first - page.first != pages * (own.end - own.first)) {
-      return what + " starts " + render(Int(own.first - page.first)) + " heads into its source, expected d % (D/P) = " +
+      return what() + " starts " + render(Int(own.first - page.first)) + " heads into its source, expected d % (D/P) = " +
              render(pages) + " pages of d";
     }
   }

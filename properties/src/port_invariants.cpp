@@ -69,16 +69,16 @@ Violation dialed_peer_is_the_mapped_rank(const Int& dp, const Int& d, const Int&
 template <ModelInt Int>
 Violation port_range_rejects_exactly_overflow(const Int& base, const Int& dp_size, const Int& T) {
   const Outcome<None> got = port_range(base, dp_size, T);
-  const std::string what = call("port_range", base, dp_size, T);
+  const auto what = [&] { return call("port_range", base, dp_size, T); };  // built only for a report
   if (base < 1 || dp_size < 1 || T < 1) {
-    if (got.ok()) return what + " accepted a non-positive argument";
+    if (got.ok()) return what() + " accepted a non-positive argument";
     return std::nullopt;
   }
   const auto highest = port_offset(Int(dp_size - 1), Int(T - 1), T);  // the last worker's offset is the largest
   if (!highest.ok()) return call("port_offset", Int(dp_size - 1), Int(T - 1), T) + " failed: " + render(highest.failure());
   const bool fits = wide_t<Int>(base) + highest.value() <= 65535;
   if (got.ok() != fits) {
-    return what + " gave " + render(got) + " although the highest port is " +
+    return what() + " gave " + render(got) + " although the highest port is " +
            render(wide_t<Int>(wide_t<Int>(base) + highest.value()));
   }
   return std::nullopt;
