@@ -20,18 +20,24 @@ Failure local_rank_out_of_range(const Int& r, const Int& L) {
   return value_error("local_tp_rank " + decimal(r) + " must be in [0, " + decimal(L) + ")");
 }
 
+// SPEC §1 and §7 share one shape: "{larger} tp_size {a} must be a multiple of
+// {smaller} tp_size {b} for heterogeneous-TP P/D".
+template <class Int>
+Failure not_a_multiple(const char* larger_role, const Int& larger, const char* smaller_role, const Int& smaller) {
+  return value_error(std::string(larger_role) + " tp_size " + decimal(larger) + " must be a multiple of " +
+                     smaller_role + " tp_size " + decimal(smaller) + " for heterogeneous-TP P/D");
+}
+
 // SPEC §1: the remote side is larger and not a multiple.
 template <class Int>
 Failure remote_not_multiple(const Int& R, const Int& L) {
-  return value_error("remote tp_size " + decimal(R) + " must be a multiple of local tp_size " + decimal(L) +
-                     " for heterogeneous-TP P/D");
+  return not_a_multiple("remote", R, "local", L);
 }
 
 // SPEC §1: the local side is larger and not a multiple.
 template <class Int>
 Failure local_not_multiple(const Int& L, const Int& R) {
-  return value_error("local tp_size " + decimal(L) + " must be a multiple of remote tp_size " + decimal(R) +
-                     " for heterogeneous-TP P/D");
+  return not_a_multiple("local", L, "remote", R);
 }
 
 // SPEC §3.
@@ -90,15 +96,13 @@ Failure too_long_to_list(const std::string& what, const Int& count, std::int64_t
 // SPEC §7: the consumer is larger and not a multiple (the ack count's text).
 template <class Int>
 Failure consumer_not_multiple(const Int& D, const Int& P) {
-  return value_error("consumer tp_size " + decimal(D) + " must be a multiple of producer tp_size " + decimal(P) +
-                     " for heterogeneous-TP P/D");
+  return not_a_multiple("consumer", D, "producer", P);
 }
 
 // SPEC §7: its mirror, the producer is larger and not a multiple.
 template <class Int>
 Failure producer_not_multiple(const Int& P, const Int& D) {
-  return value_error("producer tp_size " + decimal(P) + " must be a multiple of consumer tp_size " + decimal(D) +
-                     " for heterogeneous-TP P/D");
+  return not_a_multiple("producer", P, "consumer", D);
 }
 
 // SPEC §8.
