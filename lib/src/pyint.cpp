@@ -44,9 +44,10 @@ std::optional<BigInt> parse_decimal(const std::string& text) {
                    [](char c) { return c >= '0' && c <= '9'; })) {
     return std::nullopt;
   }
+  // Python counts leading zeros towards its digit limit.
+  if (text.size() - i > kMaxDecimalDigits) return std::nullopt;
   // Boost reads a leading 0 as octal; Python reads decimal.
   while (i + 1 < text.size() && text[i] == '0') ++i;
-  if (text.size() - i > kMaxDecimalDigits) return std::nullopt;
   BigInt value(text.substr(i));
   return text[0] == '-' ? BigInt(-value) : value;
 }
