@@ -11,5 +11,6 @@ int eval_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
 int check_command(const std::vector<std::string>& args);
 int plan_command(const std::vector<std::string>& args);
+int conform_command(const std::vector<std::string>& args);
 
 }  // namespace tpcheck::cli

@@ -1,0 +1,127 @@
+// `tpcheck conform`: check a connector's Python functions against the model
+// (SPEC §10). The engine is conform/ (library tpcheck_conform); this file
+// only parses options and prints.
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <variant>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "tpcheck/conform/report.hpp"
+#include "tpcheck/conform/run.hpp"
+
+namespace tpcheck::cli {
+namespace {
+
+constexpr const char* kConformUsage =
+    "usage: tpcheck conform --profile vllm-moriio [OPTIONS] FILE.py...\n"
+    "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
+    "  Calls a connector's functions on every case of a grid (sizes and ranks in [-1, --max-tp],\n"
+    "  head counts in [-1, --max-heads], valid and invalid, plus values far beyond 64 bits and\n"
+    "  the regression cases) and compares each outcome with the model (SPEC §10).\n"
+    "  --profile vllm-moriio  take the profile's functions out of the FILEs without importing them\n"
+    "  --adapter MODULE.py    import MODULE.py, which exposes the model's operations by name\n"
+    "  --function NAME        check only NAME (repeatable; each must be found)\n"
+    "  --max-tp N             grid bound for sizes and ranks (default 16, at most 1024)\n"
+    "  --max-heads N          grid bound for KV head counts (default: --max-tp)\n"
+    "  --timeout SECONDS      a call that answers slower is a hang (default 5)\n"
+    "  --python PATH          the interpreter to run the functions in (default python3)\n"
+    "  --corpus PATH          more regression cases, 'OP ARGS...' lines (file or directory)\n"
+    "  --record FILE          write every case's outcome to FILE\n"
+    "  --baseline FILE        report only the cases whose outcome changed since FILE was recorded\n"
+    "  --json                 one JSON object instead of the text report\n"
+    "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
+
+struct ConformCli {
+  conform::RunOptions run;
+  bool json = false;
+  bool help = false;
+};
+
+std::variant<ConformCli, std::string> parse_conform_options(const std::vector<std::string>& args) {
+  ConformCli c;
+  bool heads_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      c.help = true;
+      return c;
+    }
+    if (a == "--json") {
+      c.json = true;
+      continue;
+    }
+    if (a.size() > 1 && a[0] == '-' && a != "-") {
+      if (i + 1 == args.size()) return a + " needs a value";
+      const std::string& v = args[++i];
+      if (a == "--profile") {
+        c.run.profile = v;
+      } else if (a == "--adapter") {
+        if (c.run.adapter) return "--adapter given twice";
+        c.run.adapter = true;
+        c.run.files.insert(c.run.files.begin(), v);
+      } else if (a == "--function") {
+        c.run.only.push_back(v);
+      } else if (a == "--max-tp" || a == "--max-heads" || a == "--timeout") {
+        const auto n = parse_bounded(a, v, a == "--timeout" ? 1 : 0, a == "--timeout" ? 3600 : 1024);
+        if (auto* e = std::get_if<std::string>(&n)) return *e;
+        const auto value = std::get<std::int64_t>(n);
+        if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value);
+        if (a == "--max-heads") c.run.bounds.max_heads = static_cast<int>(value), heads_given = true;
+        if (a == "--timeout") c.run.timeout = std::chrono::seconds(value);
+      } else if (a == "--python") {
+        c.run.python = v;
+      } else if (a == "--corpus") {
+        c.run.corpus.push_back(v);
+      } else if (a == "--record") {
+        c.run.record_path = v;
+      } else if (a == "--baseline") {
+        c.run.baseline_path = v;
+      } else {
+        return "unknown option " + a;
+      }
+      continue;
+    }
+    if (c.run.adapter) return "an adapter run takes no FILE arguments (got " + a + ")";
+    c.run.files.push_back(a);
+  }
+  if (!heads_given) c.run.bounds.max_heads = c.run.bounds.max_tp;
+  if (c.run.adapter && !c.run.profile.empty()) return "--adapter and --profile exclude each other";
+  if (!c.run.adapter && c.run.profile.empty()) return "give --profile NAME with source FILEs, or --adapter MODULE.py";
+  if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE.py";
+  if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
+    return "--record and --baseline must be different files";
+  }
+  return c;
+}
+
+}  // namespace
+
+int conform_command(const std::vector<std::string>& args) {
+  auto parsed = parse_conform_options(args);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    std::cerr << "tpcheck conform: " << *error << " (see tpcheck conform --help)\n";
+    return 2;
+  }
+  const ConformCli& c = std::get<ConformCli>(parsed);
+  if (c.help) {
+    std::cout << kConformUsage;
+    return 0;
+  }
+  std::string error;
+  const auto report = conform::run_conformance(c.run, error);
+  if (!report) {
+    std::cerr << "tpcheck conform: " << error << "\n";
+    return 2;
+  }
+  if (c.json) {
+    conform::print_json(std::cout, *report);
+  } else {
+    conform::print_text(std::cout, *report);
+  }
+  std::cout.flush();
+  return conform::exit_status(*report);
+}
+
+}  // namespace tpcheck::cli
