@@ -76,7 +76,7 @@ template <ModelInt Int>
 Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
   if (L < 1 || R < 1 || q < 0 || q >= R) return std::nullopt;
   const Int lower = floor_div<Int>(L, R);
-  const Int upper = floor_div<Int>(Int(L + R - 1), R);
+  const Int upper = Int(floor_div<Int>(Int(L - 1), R) + 1);  // ceil(L/R); L + R - 1 overflows int64 near its max
   bool failed = false;  // a map that fails on valid input must not crash the search
   const auto general = [&](const Int& r) {
     const Outcome<Int> o = general_rank(r, L, R);

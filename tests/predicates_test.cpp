@@ -1,0 +1,202 @@
+// The shared invariant predicates (properties/) on a few inputs each: they
+// hold on the correct model for small, extreme and (cpp_int) huge inputs, and
+// report what they can see wrong without changing the model.
+//
+// The exhaustive sweep (`tpcheck verify`) and the random engines run these on
+// far more inputs; these tests pin down that the predicates themselves accept
+// the SPEC's own examples and handle the int64 extremes without overflow.
+#include <string>
+
+#include "model_test_support.hpp"
+#include "tpcheck/invariants.hpp"
+
+namespace tpcheck::test {
+namespace {
+
+using inv::Violation;
+
+// Shows the violation in the failure message.
+#define EXPECT_HOLDS(call)                                     \
+  do {                                                         \
+    const Violation v_ = (call);                               \
+    EXPECT_FALSE(v_.has_value()) << #call << ": " << v_.value_or(""); \
+  } while (0)
+
+template <class Int>
+struct Predicates : ::testing::Test {};
+TYPED_TEST_SUITE(Predicates, ModelInts, IntName);
+
+// (r, L, R) triples: divisible both ways, non-divisible, equal, and invalid
+// input the per-rank predicates must treat as vacuous or as an expected error.
+TYPED_TEST(Predicates, RankMapPredicatesHoldOnSmallPairs) {
+  using Int = TypeParam;
+  for (int L = 1; L <= 8; ++L) {
+    for (int R = 1; R <= 8; ++R) {
+      for (int r = -1; r <= L; ++r) {
+        const Int ri = r, Li = L, Ri = R;
+        EXPECT_HOLDS(inv::mapped_rank_in_bounds(ri, Li, Ri));
+        EXPECT_HOLDS(inv::maps_monotone_at(ri, Li, Ri));
+        EXPECT_HOLDS(inv::round_trip_returns_home(ri, Li, Ri));
+        EXPECT_HOLDS(inv::windows_are_dual(ri, Li, Ri));
+        EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(ri, Li, Ri));
+        EXPECT_HOLDS(inv::general_agrees_with_strict(ri, Li, Ri));
+      }
+      for (int q = -1; q <= R; ++q) EXPECT_HOLDS(inv::fan_in_balanced(Int(q), Int(L), Int(R)));
+      EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(Int(L), Int(R)));
+    }
+  }
+  EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(Int(-1), Int(0), Int(6)));
+  EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(Int(0), Int(-3)));
+}
+
+TYPED_TEST(Predicates, RankMapPredicatesHoldAtInt64Extremes) {
+  using Int = TypeParam;
+  const Int M = kMax;
+  const Int big_l = Int(4294967296), big_r = Int(4611686018427387904);  // 2^32, 2^62
+  for (const auto& [r, L, R] : {std::tuple{Int(M - 1), M, M}, std::tuple{Int(M - 1), M, Int(M - 1)},
+                                std::tuple{Int(M - 1), M, Int(1)}, std::tuple{Int(0), Int(1), M},
+                                std::tuple{Int(4294967295), big_l, big_r}, std::tuple{Int(kMin), Int(4), Int(4)},
+                                std::tuple{Int(0), Int(kMin), M}, std::tuple{M, M, M}}) {
+    EXPECT_HOLDS(inv::mapped_rank_in_bounds(r, L, R));
+    EXPECT_HOLDS(inv::maps_monotone_at(r, L, R));
+    EXPECT_HOLDS(inv::round_trip_returns_home(r, L, R));
+    EXPECT_HOLDS(inv::windows_are_dual(r, L, R));
+    EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(r, L, R));
+    EXPECT_HOLDS(inv::general_agrees_with_strict(r, L, R));
+    EXPECT_HOLDS(inv::fan_in_balanced(r, L, R));
+    EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(L, R));
+  }
+}
+
+TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldOnSpecConfigurations) {
+  using Int = TypeParam;
+  struct Config {
+    int P, D, H;
+    bool mla;
+  };
+  // The SPEC's examples (§5, §6) plus divisible pairs both ways.
+  for (const Config c : {Config{4, 2, 2, false}, Config{4, 6, 2, false}, Config{4, 6, 1, true}, Config{4, 6, 12, false},
+                         Config{4, 4, 8, false}, Config{8, 4, 4, false}, Config{4, 8, 4, false}, Config{2, 4, 4, true},
+                         Config{4, 2, 4, false}, Config{2, 4, 8, false}, Config{8, 4, 8, false}, Config{1, 1, 1, false}}) {
+    const Int P = c.P, D = c.D, H = c.H;
+    EXPECT_HOLDS(inv::guards_decide_as_specified(D, P, H, c.mla));
+    EXPECT_HOLDS(inv::readers_count_plan_copies(P, D, H, c.mla));
+    EXPECT_HOLDS(inv::single_readers_count_map_preimages(P, D));
+    for (int d = -1; d <= c.D; ++d) {
+      EXPECT_HOLDS(inv::plan_partitions_own_heads(Int(d), P, D, H, c.mla));
+      EXPECT_HOLDS(inv::plan_matches_head_by_head_rule(Int(d), P, D, H, c.mla));
+      EXPECT_HOLDS(inv::plan_sources_match_nixl(Int(d), P, D, H, c.mla));
+      EXPECT_HOLDS(inv::single_source_holds_own_heads(Int(d), P, D, H, c.mla));
+    }
+    for (int h = -1; h <= c.H; ++h) {
+      EXPECT_HOLDS(inv::holders_hold_the_head(Int(h), P, H));
+      EXPECT_HOLDS(inv::holders_hold_the_head(Int(h), D, H));
+    }
+    for (int p = -1; p <= c.P; ++p) EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(p), P, D));
+  }
+  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(0), Int(0), Int(5), false));
+  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(-1), Int(4), Int(4), true));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(0), Int(4), Int(6)));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(-1), Int(0), Int(6)));
+}
+
+TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldAtInt64Extremes) {
+  using Int = TypeParam;
+  const Int M = kMax;
+  EXPECT_HOLDS(inv::guards_decide_as_specified(M, Int(M - 1), M, false));
+  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(kMin), M, Int(1), false));
+  for (const auto& [d, P, D, H] : {std::tuple{Int(M - 1), M, M, M}, std::tuple{Int(M - 1), M, M, Int(1)},
+                                   std::tuple{Int(M - 2), M, Int(M - 1), Int(1)}, std::tuple{Int(0), Int(1), M, Int(1)},
+                                   std::tuple{Int(0), Int(1), Int(1), M}, std::tuple{Int(0), M, Int(1), M}}) {
+    EXPECT_HOLDS(inv::plan_partitions_own_heads(d, P, D, H, false));
+    EXPECT_HOLDS(inv::plan_matches_head_by_head_rule(d, P, D, H, false));
+    EXPECT_HOLDS(inv::plan_sources_match_nixl(d, P, D, H, false));
+    EXPECT_HOLDS(inv::single_source_holds_own_heads(d, P, D, H, false));
+    EXPECT_HOLDS(inv::plan_partitions_own_heads(d, P, D, H, true));
+  }
+  EXPECT_HOLDS(inv::holders_hold_the_head(Int(M - 1), M, M));
+  EXPECT_HOLDS(inv::holders_hold_the_head(Int(0), M, Int(1)));
+  EXPECT_HOLDS(inv::holders_hold_the_head(Int(4294967295), Int(4611686018427387904), Int(4294967296)));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(M - 1), M, Int(1)));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(0), Int(M - 1), M));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(kMin), Int(4), Int(4)));
+}
+
+TYPED_TEST(Predicates, PortPredicatesHold) {
+  using Int = TypeParam;
+  const Int M = kMax;
+  for (const auto& [dp, t, T] : {std::tuple{Int(0), Int(7), Int(16)}, std::tuple{Int(3), Int(5), Int(16)},
+                                 std::tuple{Int(0), Int(0), Int(0)}, std::tuple{Int(-1), Int(-1), Int(16)},
+                                 std::tuple{Int(-1), Int(0), Int(16)}, std::tuple{M, Int(M - 1), M},
+                                 std::tuple{Int(kMin), Int(kMin), Int(kMin)}}) {
+    EXPECT_HOLDS(inv::port_errors_exactly_where_due(dp, t, T));
+  }
+  EXPECT_HOLDS(inv::port_offsets_distinct(Int(4), Int(16)));
+  EXPECT_HOLDS(inv::port_offsets_distinct(Int(3), Int(1)));
+  for (int d = 0; d < 8; ++d) {
+    EXPECT_HOLDS(inv::dialed_peer_is_the_mapped_rank(Int(2), Int(d), Int(4), Int(8), Int(2)));
+    EXPECT_HOLDS(inv::dialed_peer_is_the_mapped_rank(Int(0), Int(d), Int(16), Int(8), Int(4)));
+  }
+  EXPECT_HOLDS(inv::dialed_peer_is_the_mapped_rank(M, Int(M - 1), M, M, M));
+  for (const auto& [base, dp_size, T] : {std::tuple{Int(1000), Int(2), Int(16)}, std::tuple{Int(65504), Int(2), Int(16)},
+                                         std::tuple{Int(65505), Int(2), Int(16)}, std::tuple{Int(0), Int(2), Int(16)},
+                                         std::tuple{M, M, M}, std::tuple{Int(1), Int(1), M}}) {
+    EXPECT_HOLDS(inv::port_range_rejects_exactly_overflow(base, dp_size, T));
+  }
+}
+
+TEST(PredicatesBeyond64Bits, HoldOnHugeSizes) {
+  const BigInt L = pow2(70), R = pow2(72), H = pow2(66);
+  EXPECT_HOLDS(inv::mapped_rank_in_bounds<BigInt>(L - 1, L, R));
+  EXPECT_HOLDS(inv::maps_monotone_at<BigInt>(L - 2, L, R));
+  EXPECT_HOLDS(inv::fan_in_balanced<BigInt>(R - 1, L, R));
+  EXPECT_HOLDS(inv::fan_in_balanced<BigInt>(BigInt(5), L, 3 * pow2(69)));  // non-divisible
+  EXPECT_HOLDS(inv::round_trip_returns_home<BigInt>(R - 1, R, L));
+  EXPECT_HOLDS(inv::windows_are_dual<BigInt>(L - 1, L, R));
+  EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due<BigInt>(BigInt(0), L, 3 * pow2(69)));
+  EXPECT_HOLDS(inv::ratio_errors_exactly_where_due<BigInt>(L, 3 * pow2(69)));
+  EXPECT_HOLDS(inv::general_agrees_with_strict<BigInt>(L - 1, L, R));
+  EXPECT_HOLDS(inv::guards_decide_as_specified<BigInt>(L, R, H, false));
+  EXPECT_HOLDS(inv::count_errors_exactly_where_due<BigInt>(L - 1, L, R));
+  EXPECT_HOLDS(inv::port_errors_exactly_where_due<BigInt>(L, L - 1, L));
+  EXPECT_HOLDS(inv::holders_hold_the_head<BigInt>(H - 1, L, H));
+  EXPECT_HOLDS(inv::plan_partitions_own_heads<BigInt>(R - 1, L, R, H, false));
+  EXPECT_HOLDS(inv::plan_matches_head_by_head_rule<BigInt>(R - 1, L, R, H, false));
+  EXPECT_HOLDS(inv::plan_sources_match_nixl<BigInt>(R - 1, L, R, H, false));
+  EXPECT_HOLDS(inv::single_source_holds_own_heads<BigInt>(R - 1, L, R, H, false));
+  EXPECT_HOLDS(inv::dialed_peer_is_the_mapped_rank<BigInt>(BigInt(1), R - 1, L, R, BigInt(64)));
+  EXPECT_HOLDS(inv::port_range_rejects_exactly_overflow<BigInt>(BigInt(1), L, L));
+}
+
+TEST(PredicatesAgreement, Int64AgreesWithCppIntOnEveryOperation) {
+  const std::int64_t M = kMax;
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("remote_rank", {M - 1, M, M}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("general_rank", {M - 1, M, M - 1}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("tp_ratio", {kMin, M}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("window", {0, 1, 8}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("heads", {4294967295, 4294967296, 4611686018427387904}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("kv_heads_guard", {M, M - 1, M, 0}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("kv_heads_guard_strict", {kMin, kMin, kMin, 1}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("plan", {M - 1, M, M, 1, 0}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("readers", {M - 1, M, M - 1, 1, 0}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("single_readers", {0, 1, M}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("port_offset", {M, M - 1, M}));
+  EXPECT_HOLDS(inv::int64_agrees_with_cpp_int("host_index", {M - 1, M, 1}));
+}
+
+TEST(PredicatesReport, UnknownOperationNameIsReported) {
+  EXPECT_EQ(inv::int64_agrees_with_cpp_int("no_such_op", {1, 2, 3}), Violation("no operation named no_such_op"));
+  EXPECT_EQ(inv::int64_agrees_with_cpp_int("", {}), Violation("no operation named "));
+}
+
+TEST(PredicatesReport, InvariantNamesInSpecOrder) {
+  const char* expected[] = {"bounds", "fan-in", "round trip", "errors exactly where due", "agreement",
+                            "head alignment", "plan exactness", "completion counts", "ports and hosts"};
+  ASSERT_EQ(inv::kInvariantCount, 9);
+  for (int i = 1; i <= inv::kInvariantCount; ++i) {
+    EXPECT_EQ(inv::invariant_name(static_cast<inv::Invariant>(i)), expected[i - 1]) << i;
+  }
+}
+
+}  // namespace
+}  // namespace tpcheck::test
