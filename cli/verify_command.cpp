@@ -40,6 +40,8 @@ void print_text(const VerifyOptions& o, const sweep::Result& r, double seconds) 
                 << "      " << t.smallest->violation << "\n";
     }
   }
+  std::cout << "reached (a check on a kind it does not speak about holds vacuously; these show every kind was met):\n";
+  for (const auto& [kind, count] : r.reached) std::cout << "  " << std::left << std::setw(66) << kind << std::right << count << "\n";
   std::cout << "verify: " << inv::kInvariantCount << " invariants, " << r.cases() << " cases, " << r.violations()
             << " violations, " << fixed(seconds, 1) << " s, " << fixed(r.cases() / std::max(seconds, 1e-9), 0)
             << " cases/s\n";
@@ -61,7 +63,13 @@ void print_json(const VerifyOptions& o, const sweep::Result& r, double seconds) 
     }
     std::cout << "}";
   }
-  std::cout << "], \"cases\": " << r.cases() << ", \"violations\": " << r.violations()
+  std::cout << "], \"reached\": {";
+  bool first = true;
+  for (const auto& [kind, count] : r.reached) {
+    std::cout << (first ? "" : ", ") << json_string(kind) << ": " << count;
+    first = false;
+  }
+  std::cout << "}, \"cases\": " << r.cases() << ", \"violations\": " << r.violations()
             << ", \"seconds\": " << fixed(seconds, 3) << ", \"cases_per_second\": "
             << fixed(r.cases() / std::max(seconds, 1e-9), 0) << "}\n";
 }

@@ -47,6 +47,8 @@ class Recorder {
     check(Invariant::Agreement, op, args, [&] { return inv::int64_agrees_with_cpp_int(op, std::vector<I>(args)); });
   }
 
+  void reached(const std::string& kind) { ++result_.reached[kind]; }
+
   Result& result() { return result_; }
 
  private:
@@ -54,8 +56,22 @@ class Recorder {
   Result result_;
 };
 
+bool divisible(I a, I b) { return std::max(a, b) % std::min(a, b) == 0; }
+
+std::string pair_kind(I L, I R) {
+  if (L == R) return "pair: L == R";
+  return std::string("pair: ") + (L < R ? "L < R" : "L > R") + (divisible(L, R) ? ", divisible" : ", not divisible");
+}
+
+std::string plan_kind(I P, I D, I H, bool mla) {
+  if (mla) return std::string("plan: MLA, ") + (divisible(P, D) ? "divisible" : "not divisible");
+  return std::string("plan: prefill ") + (P <= H ? "splits" : "replicates") + " heads, decode " +
+         (D <= H ? "splits" : "replicates") + (divisible(P, D) ? ", divisible" : ", not divisible");
+}
+
 // Invariants about one pair of TP sizes and each rank of the local side.
 void sweep_ranks(I L, I R, Recorder& rec) {
+  rec.reached(pair_kind(L, R));
   rec.check(Invariant::Errors, "ratio_errors_exactly_where_due", {L, R}, [&] { return inv::ratio_errors_exactly_where_due<I>(L, R); });
   rec.differential("tp_ratio", {L, R});
   for (I r = -1; r <= L; ++r) {  // -1 and L are the first invalid ranks
@@ -109,6 +125,7 @@ void sweep_plans(I P, I D, I max_heads, Recorder& rec) {
     if (head_compatible(P, H) && head_compatible(D, H)) configurations.emplace_back(H, false);
   }
   for (const auto& [H, mla] : configurations) {
+    rec.reached(plan_kind(P, D, H, mla));
     for (I d = 0; d < D; ++d) {
       rec.check(Invariant::PlanExactness, "plan_partitions_own_heads", {d, P, D, H, mla},
                 [&] { return inv::plan_partitions_own_heads<I>(d, P, D, H, mla); });
@@ -171,6 +188,7 @@ void merge(Result& into, const Result& from) {
     a.violations += b.violations;
     if (b.smallest && (!a.smallest || b.smallest->key < a.smallest->key)) a.smallest = b.smallest;
   }
+  for (const auto& [kind, count] : from.reached) into.reached[kind] += count;
 }
 
 }  // namespace

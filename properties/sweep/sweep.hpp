@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct InvariantTally {
 
 struct Result {
   std::array<InvariantTally, inv::kInvariantCount> by_invariant;  // index: invariant id - 1
+  // How many TP pairs and plan configurations of each kind the sweep reached
+  // (e.g. "pair: L < R, not divisible", "plan: prefill replicates, decode
+  // splits, divisible"), so a reader sees that every kind was exercised.
+  std::map<std::string, std::uint64_t> reached;
   std::uint64_t cases() const;
   std::uint64_t violations() const;
 };
