@@ -29,7 +29,7 @@ Violation count_errors_exactly_where_due(const Int& p, const Int& P, const Int& 
 template <ModelInt Int>
 Violation readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = mla ? Int(1) : H;
-  if (P < 1 || D < 1 || heads_total < 1 || !head_compatible(P, heads_total) || !head_compatible(D, heads_total)) {
+  if (P < 1 || D < 1 || heads_total < 1 || !heads_shard(P, heads_total) || !heads_shard(D, heads_total)) {
     return std::nullopt;
   }
   std::map<Int, Int> tally;
