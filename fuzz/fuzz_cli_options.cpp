@@ -1,0 +1,133 @@
+// Fuzz target: the command-line option parsers of `tpcheck` (cli/options.hpp).
+//
+// Property, for any bytes taken as arguments separated by newlines:
+//   1. every parser (verify, and the sizing options of check and plan) must
+//      return (never crash), either options or a non-empty one-line error;
+//   2. verify: a value other than the default stays inside the bounds the
+//      parser promises (--max-tp and --max-heads in [1, 4096], --threads in
+//      [1, 256]) and is one of the arguments, read as decimal;
+//   3. check/plan: unless --help was given, the options name both sizes and
+//      exactly one of --kv-heads / --mla; every size taken is one of the
+//      arguments (tpcheck::parse_decimal), and so is every optional one;
+//   4. parse_bounded on the first argument, for bounds decoded from the input
+//      tail, accepts exactly the plain decimal numbers ([-]digits) inside the
+//      bounds (tpcheck::parse_decimal is the independent reading), and
+//      returns that number;
+//   5. any disagreement aborts with the arguments and the result.
+#include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "fuzz_check.hpp"
+#include "options.hpp"
+
+namespace {
+
+void fail(const std::vector<std::string>& args, const std::string& what) {
+  std::string shown;
+  for (const auto& a : args) shown += (shown.empty() ? "'" : " '") + a + "'";
+  tpcheck::fuzz::require("arguments [" + shown + "]: " + what, "command-line option parser");
+}
+
+bool one_line(const std::string& text) { return !text.empty() && text.find('\n') == std::string::npos; }
+
+bool plain_decimal(const std::string& text) {
+  const std::size_t digits_from = (!text.empty() && text[0] == '-') ? 1 : 0;
+  return text.size() > digits_from &&
+         std::all_of(text.begin() + static_cast<std::ptrdiff_t>(digits_from), text.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_argument(const std::vector<std::string>& args, const tpcheck::BigInt& value) {
+  return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+    const auto v = tpcheck::parse_decimal(a);
+    return v && *v == value;
+  });
+}
+
+bool has(const std::vector<std::string>& args, const char* flag) {
+  return std::find(args.begin(), args.end(), flag) != args.end();
+}
+
+void check_verify_options(const std::vector<std::string>& args) {
+  const auto parsed = tpcheck::cli::parse_verify_options(args);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
+    return;
+  }
+  const auto& o = std::get<tpcheck::cli::VerifyOptions>(parsed);
+  const tpcheck::cli::VerifyOptions defaults;
+  const auto check = [&](const char* name, std::int64_t value, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
+    if (value == fallback) return;
+    if (value < lo || value > hi) fail(args, std::string(name) + " = " + std::to_string(value) + " is out of bounds");
+    if (!is_argument(args, value)) {
+      fail(args, std::string(name) + " = " + std::to_string(value) + " is not one of the arguments");
+    }
+  };
+  check("--max-tp", o.max_tp, defaults.max_tp, 1, 4096);
+  check("--max-heads", o.max_heads, defaults.max_heads, 1, 4096);
+  check("--threads", o.threads, defaults.threads, 1, 256);
+}
+
+void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::SizingCommand command) {
+  const auto parsed = tpcheck::cli::parse_sizing_options(command, args);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
+    return;
+  }
+  const auto& o = std::get<tpcheck::cli::SizingOptions>(parsed);
+  if (o.help) return;
+  if (!has(args, "--prefill-tp") || !has(args, "--decode-tp")) fail(args, "accepted without both sizes");
+  if (o.mla != has(args, "--mla") || o.mla == has(args, "--kv-heads")) {
+    fail(args, "accepted without exactly one of --kv-heads and --mla");
+  }
+  for (const tpcheck::BigInt* size : {&o.prefill_tp, &o.decode_tp}) {
+    if (!is_argument(args, *size)) fail(args, "took size " + size->str() + ", which is not one of the arguments");
+  }
+  if (!o.mla && !is_argument(args, o.kv_heads)) fail(args, "took " + o.kv_heads.str() + " heads, not an argument");
+  for (const auto* optional : {&o.dp_size, &o.base_port, &o.prefill_hosts, &o.decode_hosts, &o.decode_rank,
+                               &o.bytes_per_head}) {
+    if (*optional && !is_argument(args, **optional)) {
+      fail(args, "took " + (*optional)->str() + ", which is not one of the arguments");
+    }
+  }
+}
+
+void check_parse_bounded(const std::vector<std::string>& args, std::int64_t lo, std::int64_t hi) {
+  const std::string& text = args.front();
+  const auto parsed = tpcheck::cli::parse_bounded("--flag", text, lo, hi);
+  const auto value = tpcheck::parse_decimal(text);
+  const bool should_accept = plain_decimal(text) && value && *value >= lo && *value <= hi;
+  const std::string bounds = " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
+    if (should_accept) fail(args, "parse_bounded rejected a number" + bounds + ": " + *error);
+    return;
+  }
+  const std::int64_t got = std::get<std::int64_t>(parsed);
+  if (!should_accept) fail(args, "parse_bounded accepted '" + text + "'" + bounds + " as " + std::to_string(got));
+  if (*value != got) fail(args, "parse_bounded read '" + text + "' as " + std::to_string(got));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // The first 18 bytes decode the bounds for parse_bounded; the rest is text.
+  tpcheck::fuzz::FuzzInput in(data, size);
+  const std::int64_t a = in.int64("lo");
+  const std::int64_t b = in.int64("hi");
+  const std::size_t skip = std::min(size, 2 * tpcheck::fuzz::FuzzInput::kFieldBytes);
+  const std::string text(reinterpret_cast<const char*>(data) + skip, size - skip);
+  std::vector<std::string> args;
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    args.push_back(text.substr(from, nl - from));
+  }
+  if (from < text.size() || args.empty()) args.push_back(text.substr(from));
+  check_verify_options(args);
+  check_sizing_options(args, tpcheck::cli::SizingCommand::Check);
+  check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);
+  check_parse_bounded(args, std::min(a, b), std::max(a, b));
+  return 0;
+}

@@ -1,0 +1,108 @@
+// The replay driver: links with a fuzz target in place of libFuzzer, so every
+// target builds with any compiler and CI runs the committed corpus through it
+// (`ctest -L corpus`), under sanitizers when the build has them.
+//
+//   fuzz_<target> [--describe] PATH...
+//
+// Each PATH is an input file or a directory searched recursively; *.txt and
+// *.md files are the corpus's readable notes, not inputs. A violated invariant
+// aborts (as under libFuzzer). With --describe, each input's decoded fields
+// are printed, one line per input: the readable form of a corpus file.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "fuzz_check.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_input(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext != ".txt" && ext != ".md";
+}
+
+// The inputs under `root`, sorted so runs are repeatable; empty on error.
+std::vector<fs::path> inputs_under(const fs::path& root, std::string& error) {
+  std::error_code ec;
+  if (fs::is_regular_file(root, ec)) return {root};
+  if (!fs::is_directory(root, ec)) {
+    error = "no such file or directory: " + root.string();
+    return {};
+  }
+  std::vector<fs::path> found;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file() && is_input(it->path())) found.push_back(it->path());
+  }
+  if (ec) {
+    error = "cannot read directory " + root.string() + ": " + ec.message();
+    return {};
+  }
+  if (found.empty()) error = "no inputs under " + root.string();
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+bool read_file(const fs::path& p, std::vector<std::uint8_t>& bytes) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string self = fs::path(argv[0]).filename().string();
+  bool describe = false;
+  std::vector<std::string> roots;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--describe") {
+      describe = true;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << "usage: " << self << " [--describe] PATH...   (replay inputs; directories recursively)\n";
+      return 0;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << self << ": unknown option '" << arg << "' (this is the replay build; libFuzzer flags need "
+                << "-DTPCHECK_LIBFUZZER=ON)\n";
+      return 2;
+    } else {
+      roots.push_back(arg);
+    }
+  }
+  if (roots.empty()) {
+    std::cerr << self << ": expected at least one input file or directory\n";
+    return 2;
+  }
+  tpcheck::fuzz::FuzzInput::describe(describe);
+  std::size_t replayed = 0;
+  for (const std::string& root : roots) {
+    std::string error;
+    const std::vector<fs::path> files = inputs_under(root, error);
+    if (!error.empty()) {
+      std::cerr << self << ": " << error << "\n";
+      return 2;
+    }
+    for (const fs::path& file : files) {
+      std::vector<std::uint8_t> bytes;
+      if (!read_file(file, bytes)) {
+        std::cerr << self << ": cannot read " << file.string() << "\n";
+        return 2;
+      }
+      LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+      const std::string trace = tpcheck::fuzz::FuzzInput::take_trace();
+      if (describe) std::cout << file.string() << ": " << trace << "\n";
+      ++replayed;
+    }
+  }
+  std::cout << self << ": replayed " << replayed << " inputs, no invariant violated\n";
+  return 0;
+}

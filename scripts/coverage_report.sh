@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Source-based line and branch coverage of the model (lib/) reached by
+# replaying the committed corpus through every fuzz target.
+#
+#   scripts/coverage_report.sh [BUILD_DIR]
+#
+# BUILD_DIR (default build-coverage) is configured here with clang-14 and
+# -fprofile-instr-generate -fcoverage-mapping (replay build, no sanitizers).
+# Prints llvm-cov's per-file summary of lib/ and writes an HTML report to
+# BUILD_DIR/coverage-html/index.html. Needs clang-14, llvm-profdata-14, llvm-cov-14.
+source "$(dirname "$0")/fuzz_common.sh"
+[[ $# -le 1 ]] || die "usage: scripts/coverage_report.sh [BUILD_DIR]"
+build="${1:-$ROOT/build-coverage}"
+for tool in clang++-14 llvm-profdata-14 llvm-cov-14; do
+  command -v "$tool" >/dev/null || die "$tool not found (apt-get install clang-14 llvm-14)"
+done
+flags="-fprofile-instr-generate -fcoverage-mapping"
+CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DTPCHECK_LIBFUZZER=OFF -DTPCHECK_FUZZ_LDFLAGS= \
+  -DTPCHECK_SANITIZE=OFF >"$build.configure.log" 2>&1 || die "configure failed, see $build.configure.log"
+binaries=()
+for target in $FUZZ_TARGETS; do
+  if make -C "$build" -j2 "fuzz_$target" >"$build.make-$target.log" 2>&1; then
+    binaries+=("$build/fuzz/fuzz_$target")
+  else
+    echo "coverage_report.sh: WARNING: fuzz_$target did not build, its replay is left out (see $build.make-$target.log)" >&2
+  fi
+done
+[[ ${#binaries[@]} -gt 0 ]] || die "no fuzz target built"
+profiles="$build/coverage-profiles"
+rm -rf "$profiles" && mkdir -p "$profiles"
+for bin in "${binaries[@]}"; do
+  LLVM_PROFILE_FILE="$profiles/$(basename "$bin")-%p.profraw" "$bin" "$ROOT/corpus" >/dev/null \
+    || die "$(basename "$bin") failed on the corpus: run ctest -L corpus"
+done
+llvm-profdata-14 merge -sparse "$profiles"/*.profraw -o "$profiles/corpus.profdata"
+objects=()
+for bin in "${binaries[@]:1}"; do objects+=(-object "$bin"); done
+llvm-cov-14 report "${binaries[0]}" "${objects[@]}" -instr-profile="$profiles/corpus.profdata" \
+  -show-branch-summary "$ROOT/lib"
+llvm-cov-14 show "${binaries[0]}" "${objects[@]}" -instr-profile="$profiles/corpus.profdata" \
+  -format=html -show-branches=count -output-dir="$build/coverage-html" "$ROOT/lib"
+echo "HTML report: $build/coverage-html/index.html"
