@@ -230,7 +230,8 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     report.cases += fr.cases;
   }
   if (baseline) {
-    for (const auto& [name, at] : baseline->sections()) {
+    for (const auto& section : baseline->sections()) {
+      const auto& name = section.first;  // a plain reference: clang < 16 cannot capture bindings
       const bool found = std::any_of(report.functions.begin(), report.functions.end(),
                                      [&](const FunctionReport& f) { return f.binding.name == name && f.where; });
       if (!found) report.baseline_only.push_back(name);

@@ -36,6 +36,15 @@ TPCHECK_PROPERTY(HeadGuardsDecideAsSpecified) {
   hold(inv::guards_decide_as_specified(c.P, c.D, c.H, c.mla));
 }
 
+// §9.4 on §4: heads and holders fail exactly on invalid input.
+TPCHECK_PROPERTY(HeadOwnershipFailsExactlyOnInvalidInput) {
+  const auto c = draw_head_case<Int>();
+  const Int r = rcgen::to_model<Int>(rcgen::draw_rank<Int>(widen(std::max(c.D, c.H)), 5));
+  tag_deployment(c);
+  RC_TAG("heads: " + outcome_kind(heads(r, c.D, c.H)), "holders: " + outcome_kind(holders(r, c.D, c.H)));
+  hold(inv::ownership_errors_exactly_where_due(r, c.D, c.H));
+}
+
 // §4 on the decode side of a deployment.
 TPCHECK_PROPERTY(HoldersHoldExactlyTheirHead) {
   const auto c = draw_head_case<Int>();

@@ -11,7 +11,7 @@ Violation accepted_sizing_is_served_correctly(const Int& P, const Int& D, const 
   const auto accepts = [&](Connector c) { return sizing_accepted(c, P, D, H, mla).ok(); };
   const std::string sizing = "sizing (P, D, H, mla) = (" + render(P) + ", " + render(D) + ", " + render(H) + ", " + render(mla) + ")";
   const Int heads_total = mla ? Int(1) : H;
-  const bool loadable = P >= 1 && D >= 1 && heads_total >= 1 && head_compatible(P, heads_total) && head_compatible(D, heads_total);
+  const bool loadable = heads_shard(P, heads_total) && heads_shard(D, heads_total);
   if (accepts(Connector::General) != loadable) {
     return sizing + (loadable ? " is head-compatible but the general connector rejects it"
                               : " is not loadable but the general connector accepts it");

@@ -59,6 +59,22 @@ Violation holders_hold_the_head(const Int& h, const Int& T, const Int& H) {
 }
 
 template <ModelInt Int>
+Violation ownership_errors_exactly_where_due(const Int& r, const Int& T, const Int& H) {
+  const bool shard = heads_shard(T, H);
+  if (T >= 1 && H >= 1 && head_compatible(T, H) != shard) {
+    return call("head_compatible", T, H) + " = " + render(!shard) + ", but SPEC §4 says " + render(shard);
+  }
+  const auto judge = [&](const char* name, const Outcome<Span<Int>>& got, const Int& bound) -> Violation {
+    const bool valid = shard && r >= 0 && r < bound;
+    if (got.ok() == valid && (valid || got.failure().kind == ErrorKind::ValueError)) return std::nullopt;
+    return call(name, r, T, H) + " gave " + render(got) + ", expected " +
+           (valid ? "a value" : "a ValueError (" + std::string(shard ? "index out of range" : "no valid sharding") + ")");
+  };
+  if (auto v = judge("heads", heads(r, T, H), T)) return v;
+  return judge("holders", holders(r, T, H), H);
+}
+
+template <ModelInt Int>
 Violation guards_decide_as_specified(const Int& L, const Int& R, const Int& H, bool mla) {
   const std::string not_positive = "ValueError: TP sizes and total_num_kv_heads must be positive";
   std::string upstream;
@@ -195,6 +211,7 @@ Violation single_source_holds_own_heads(const Int& d, const Int& P, const Int& D
 #define TPCHECK_PLAN_INVARIANTS(Int)                                                                          \
   template Violation holders_hold_the_head<Int>(const Int&, const Int&, const Int&);                          \
   template Violation guards_decide_as_specified<Int>(const Int&, const Int&, const Int&, bool);               \
+  template Violation ownership_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&);             \
   template Violation plan_partitions_own_heads<Int>(const Int&, const Int&, const Int&, const Int&, bool);     \
   template Violation plan_matches_head_by_head_rule<Int>(const Int&, const Int&, const Int&, const Int&, bool); \
   template Violation plan_sources_match_nixl<Int>(const Int&, const Int&, const Int&, const Int&, bool);       \

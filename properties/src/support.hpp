@@ -30,12 +30,4 @@ Violation expect_rendered(const std::string& what, const Outcome<V>& got, const 
 
 inline std::string value_error_text(const std::string& message) { return "ValueError: " + message; }
 
-// SPEC §4: H heads shard over T >= 1 ranks when one divides the other. Stated
-// here again rather than taken from the model's head_compatible, so a wrong
-// head_compatible cannot make the plan predicates hold vacuously.
-template <ModelInt Int>
-bool heads_shard(const Int& T, const Int& H) {
-  return T >= 1 && H >= 1 && (floor_mod<Int>(T, H) == 0 || floor_mod<Int>(H, T) == 0);
-}
-
 }  // namespace tpcheck::inv

@@ -94,7 +94,8 @@ void sweep_ranks(I L, I R, Recorder& rec) {
   }
   // Non-positive sizes, on each side, must fail first and alone.
   for (const I bad : {I(0), I(-L)}) {
-    for (const auto& [l, r] : {std::pair{bad, R}, std::pair{L, bad}}) {
+    for (const auto& sizes : {std::pair{bad, R}, std::pair{L, bad}}) {
+      const I l = sizes.first, r = sizes.second;  // plain locals: clang < 16 cannot capture bindings
       rec.check(Invariant::Errors, "rank_map_errors_exactly_where_due", {0, l, r},
                 [&] { return inv::rank_map_errors_exactly_where_due<I>(0, l, r); });
       rec.check(Invariant::Errors, "count_errors_exactly_where_due", {0, l, r},
@@ -122,9 +123,11 @@ void sweep_plans(I P, I D, I max_heads, Recorder& rec) {
   }
   std::vector<std::pair<I, bool>> configurations = {{1, true}};  // MLA ignores H: one representative
   for (I H = 1; H <= max_heads; ++H) {
-    if (head_compatible(P, H) && head_compatible(D, H)) configurations.emplace_back(H, false);
+    if (inv::heads_shard(P, H) && inv::heads_shard(D, H)) configurations.emplace_back(H, false);
   }
-  for (const auto& [H, mla] : configurations) {
+  for (const auto& configuration : configurations) {
+    const I H = configuration.first;  // plain locals: clang < 16 cannot capture bindings
+    const bool mla = configuration.second;
     rec.reached(plan_kind(P, D, H, mla));
     for (I d = 0; d < D; ++d) {
       rec.check(Invariant::PlanExactness, "plan_partitions_own_heads", {d, P, D, H, mla},
@@ -147,8 +150,14 @@ void sweep_plans(I P, I D, I max_heads, Recorder& rec) {
 
 // Invariants about one engine of T ranks alone: head ownership and ports.
 void sweep_engine(I T, I max_heads, Recorder& rec) {
+  for (I H = 0; H <= std::min<I>(max_heads, 24); ++H) {  // a few head counts suffice for the errors
+    for (I r = -1; r <= std::max(T, H); ++r) {
+      rec.check(Invariant::Errors, "ownership_errors_exactly_where_due", {r, T, H},
+                [&] { return inv::ownership_errors_exactly_where_due<I>(r, T, H); });
+    }
+  }
   for (I H = 1; H <= max_heads; ++H) {
-    if (!head_compatible(T, H)) continue;
+    if (!inv::heads_shard(T, H)) continue;
     for (I h = 0; h < H; ++h) {
       rec.check(Invariant::PlanExactness, "holders_hold_the_head", {h, T, H}, [&] { return inv::holders_hold_the_head<I>(h, T, H); });
     }

@@ -27,6 +27,15 @@ namespace tpcheck::inv {
 
 using Violation = std::optional<std::string>;
 
+// SPEC §4: H heads shard over T ranks when both are positive and one divides
+// the other. Stated here again rather than taken from the model's
+// head_compatible, so that a wrong head_compatible cannot make the plan
+// predicates hold vacuously, nor change which configurations a sweep visits.
+template <ModelInt Int>
+bool heads_shard(const Int& T, const Int& H) {
+  return T >= 1 && H >= 1 && (floor_mod<Int>(T, H) == 0 || floor_mod<Int>(H, T) == 0);
+}
+
 // The nine invariants of SPEC §9, in its order.
 enum class Invariant {
   Bounds = 1,
@@ -81,6 +90,13 @@ Violation ratio_errors_exactly_where_due(const Int& L, const Int& R);
 // §9.4: both head guards decide as §5 states, with the exact texts.
 template <ModelInt Int>
 Violation guards_decide_as_specified(const Int& L, const Int& R, const Int& H, bool mla);
+
+// §9.4 on §4: heads(r, T, H) and holders(r, T, H) fail (ValueError) exactly
+// when T or H is not positive, r is outside [0, T) (heads) or [0, H)
+// (holders), or the heads do not shard; the other model operations that
+// depend on head ownership (head_compatible) agree with heads_shard.
+template <ModelInt Int>
+Violation ownership_errors_exactly_where_due(const Int& r, const Int& T, const Int& H);
 
 // §9.4: single_readers fails as §7 states, in that order, with the exact texts.
 template <ModelInt Int>
