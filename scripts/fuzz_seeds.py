@@ -318,10 +318,29 @@ BINARY_TARGETS = {
     "plan": plan_seeds,
     "differential": differential_seeds,
 }
+def conform_protocol_seeds():
+    """Lines a conformance child may print: replies, escapes, handshakes, garbage."""
+    return {k: v.encode() for k, v in {
+        "reply_value": "0 V 1",
+        "reply_list": "3 V [0, 1]",
+        "reply_error": "12 E ValueError TP sizes must be positive",
+        "reply_escapes": "3 V [0, 1]\\n\\\\",
+        "reply_no_class": "4 E  message",
+        "reply_negative_seq": "-1 V 1",
+        "reply_huge_seq": "99999999999999999999999 V 1",
+        "bound": "BOUND get_port_offset a.py:3",
+        "loaderror": "LOADERROR x.py:7: SyntaxError: expected \\x27:\\x27\\n",
+        "garbage": "Traceback (most recent call last):",
+        "empty": "",
+    }.items()}
+
+
 TEXT_TARGETS = {
     "eval_line": lambda: {k: v.encode() for k, v in eval_line_seeds().items()},
     "cli_options": cli_options_seeds,
 }
+if (ROOT / "conform" / "CMakeLists.txt").is_file():
+    TEXT_TARGETS["conform_protocol"] = conform_protocol_seeds
 
 
 def all_seeds():
