@@ -7,7 +7,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_BUILD="${TPCHECK_FUZZ_BUILD:-$ROOT/build-libfuzzer}"
-FUZZ_TARGETS="rank_maps heads_counts_ports plan differential eval_line cli_options"
+FUZZ_TARGETS="rank_maps heads_counts_ports plan differential eval_line cli_options conform_protocol"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 2; }
 
