@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "options.hpp"
+#include "tpcheck/json.hpp"
 #include "tpcheck/render.hpp"
 
 namespace tpcheck::cli {

@@ -6,9 +6,9 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "options.hpp"
 #include "sweep.hpp"
+#include "tpcheck/json.hpp"
 
 namespace tpcheck::cli {
 namespace {

@@ -1,8 +1,9 @@
 #include "tpcheck/conform/report.hpp"
 
-#include <cstdio>
 #include <iomanip>
 #include <sstream>
+
+#include "tpcheck/json.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -23,23 +24,6 @@ constexpr std::size_t kShownOutcome = 400;
 std::string shown(const std::string& outcome) {
   if (outcome.size() <= kShownOutcome) return outcome;
   return outcome.substr(0, kShownOutcome) + "... (" + std::to_string(outcome.size()) + " bytes)";
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 std::string json_args(const CaseArgs& args, const Binding& b) {

@@ -91,7 +91,21 @@ def main():
     with open(expected_path, encoding="utf-8") as f:
         want = json.load(f)
     child = load_child_module(here)
-    fixture = os.path.join(fixture_dir, want["fixture"])
+    with tempfile.TemporaryDirectory() as made:
+        return check(tpcheck, want, child, fixture_path(fixture_dir, want["fixture"], made), fixture_dir)
+
+
+def fixture_path(fixture_dir, file_name, out_dir):
+    """A committed fixture, or a faulty one made from moriio_correct.py (fixtures/faults.py)."""
+    path = os.path.join(fixture_dir, file_name)
+    if os.path.exists(path):
+        return path
+    sys.path.insert(0, fixture_dir)
+    import faults  # noqa: E402 - the fixtures directory is only known at run time
+    return faults.materialize(fixture_dir, os.path.splitext(file_name)[0], out_dir)
+
+
+def check(tpcheck, want, child, fixture, fixture_dir):
     reference_ns, _ = child.load_source_file(os.path.join(fixture_dir, "moriio_correct.py"))
     fixture_ns, _ = child.load_source_file(fixture)
     failures = []

@@ -110,10 +110,12 @@ def unexpected_exception(tpcheck, fixtures):
 
 
 def baseline_diff(tpcheck, fixtures):
-    with tempfile.TemporaryDirectory() as tmp:
+    sys.path.insert(0, fixtures)
+    import faults  # noqa: E402 - the fixtures directory is only known at run time
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as made:
         base = os.path.join(tmp, "base.txt")
         correct = os.path.join(fixtures, "moriio_correct.py")
-        faulty = os.path.join(fixtures, "moriio_quorum_first_ranks.py")
+        faulty = faults.materialize(fixtures, "moriio_quorum_first_ranks", made)
         code, _, err, _ = run(tpcheck, PROFILE + ["--max-tp", "8", "--record", base, correct])
         expect(code == 0 and os.listdir(tmp) == ["base.txt"], "record written, no temporary left", err, os.listdir(tmp))
         code, out, err, _ = run(tpcheck, PROFILE + ["--max-tp", "8", "--baseline", base, "--json", correct])

@@ -1,11 +1,11 @@
-// JSON text for the commands' --json output.
+// JSON text for the --json output of tpcheck's commands and reports.
 #pragma once
 
 #include <string>
 
-namespace tpcheck::cli {
+namespace tpcheck {
 
 // s as a JSON string literal (quotes, backslashes and control bytes escaped).
 std::string json_string(const std::string& s);
 
-}  // namespace tpcheck::cli
+}  // namespace tpcheck

@@ -1,8 +1,8 @@
-#include "json.hpp"
+#include "tpcheck/json.hpp"
 
 #include <cstdio>
 
-namespace tpcheck::cli {
+namespace tpcheck {
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
@@ -21,4 +21,4 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-}  // namespace tpcheck::cli
+}  // namespace tpcheck
