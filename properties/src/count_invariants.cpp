@@ -21,7 +21,7 @@ Violation count_errors_exactly_where_due(const Int& p, const Int& P, const Int& 
                      " for heterogeneous-TP P/D";
   }
   const Outcome<Int> got = single_readers(p, P, D);
-  if (expected_error) return expect_rendered(call("single_readers", p, P, D), got, value_error_text(*expected_error));
+  if (expected_error) return expect_rendered([&] { return call("single_readers", p, P, D); }, got, value_error_text(*expected_error));
   if (!got.ok()) return call("single_readers", p, P, D) + " failed on a valid divisible input: " + render(got.failure());
   return std::nullopt;
 }
@@ -41,7 +41,7 @@ Violation readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bo
   for (Int p = 0; p < P; ++p) {
     const auto it = tally.find(p);
     const Int copied = it == tally.end() ? Int(0) : it->second;
-    if (auto v = expect_rendered(call("readers", p, P, D, H, mla) + " (decode plans that copy from it)",
+    if (auto v = expect_rendered([&] { return call("readers", p, P, D, H, mla) + " (decode plans that copy from it)"; },
                                  readers(p, P, D, H, mla), render(copied))) {
       return v;
     }
@@ -61,7 +61,7 @@ Violation single_readers_count_map_preimages(const Int& P, const Int& D) {
   for (Int p = 0; p < P; ++p) {
     const auto it = tally.find(p);
     const Int mapped = it == tally.end() ? Int(0) : it->second;
-    if (auto v = expect_rendered(call("single_readers", p, P, D) + " (decode ranks whose remote_rank is it)",
+    if (auto v = expect_rendered([&] { return call("single_readers", p, P, D) + " (decode ranks whose remote_rank is it)"; },
                                  single_readers(p, P, D), render(mapped))) {
       return v;
     }

@@ -34,7 +34,7 @@ Violation accepted_sizing_is_served_correctly(const Int& P, const Int& D, const 
   }
   for (Int p = 0; p < P; ++p) {
     const Outcome<Int> expected = readers(p, P, D, H, mla);
-    if (auto v = expect_rendered(call("single_readers", p, P, D) + " (" + sizing + " accepted by moriio)",
+    if (auto v = expect_rendered([&] { return call("single_readers", p, P, D) + " (" + sizing + " accepted by moriio)"; },
                                  single_readers(p, P, D), render(expected))) {
       return v;
     }

@@ -88,9 +88,9 @@ Violation guards_decide_as_specified(const Int& L, const Int& R, const Int& H, b
     upstream = "NotImplementedError: MoRIIO heterogeneous TP requires replicated KV heads on both prefill and decode. "
                "Got total_num_kv_heads=" + render(H) + ", local_tp_size=" + render(L) + ", remote_tp_size=" + render(R) + ".";
   }
-  if (auto v = expect_rendered(call("kv_heads_guard", L, R, H, mla), kv_heads_guard(L, R, H, mla), upstream)) return v;
+  if (auto v = expect_rendered([&] { return call("kv_heads_guard", L, R, H, mla); }, kv_heads_guard(L, R, H, mla), upstream)) return v;
   const std::string strict = (L <= 0 || R <= 0 || H <= 0) ? not_positive : upstream;
-  return expect_rendered(call("kv_heads_guard_strict", L, R, H, mla), kv_heads_guard_strict(L, R, H, mla), strict);
+  return expect_rendered([&] { return call("kv_heads_guard_strict", L, R, H, mla); }, kv_heads_guard_strict(L, R, H, mla), strict);
 }
 
 template <ModelInt Int>
@@ -113,7 +113,7 @@ Violation plan_partitions_own_heads(const Int& d, const Int& P, const Int& D, co
     cursor = c.hi;
   }
   if (cursor != own.end) return what() + " does not cover heads " + render(own) + " of the decode rank";
-  return expect_rendered(call("plan_copy_count", d, P, D, H, mla), plan_copy_count(d, P, D, H, mla),
+  return expect_rendered([&] { return call("plan_copy_count", d, P, D, H, mla); }, plan_copy_count(d, P, D, H, mla),
                          render(Int(static_cast<std::int64_t>(copies->size()))));
 }
 

@@ -18,7 +18,7 @@ Violation port_errors_exactly_where_due(const Int& dp, const Int& t, const Int& 
     expected_error = "dp_rank " + render(dp) + " must be non-negative";
   }
   const auto got = port_offset(dp, t, T);
-  if (expected_error) return expect_rendered(call("port_offset", dp, t, T), got, value_error_text(*expected_error));
+  if (expected_error) return expect_rendered([&] { return call("port_offset", dp, t, T); }, got, value_error_text(*expected_error));
   if (!got.ok()) return call("port_offset", dp, t, T) + " failed on valid input: " + render(got.failure());
   return std::nullopt;
 }

@@ -114,7 +114,7 @@ Violation round_trip_returns_home(const Int& r, const Int& L, const Int& R) {
   if (!there.ok()) return call("remote_rank", r, L, R) + " failed on a divisible pair: " + render(there);
   const Outcome<Int> back = remote_rank(there.value(), R, L);
   const Int home = L <= R ? r : Int(r - floor_mod<Int>(r, floor_div<Int>(L, R)));
-  return expect_rendered(call("remote_rank", there.value(), R, L) + " (the way back from " + call("remote_rank", r, L, R) + ")",
+  return expect_rendered([&] { return call("remote_rank", there.value(), R, L) + " (the way back from " + call("remote_rank", r, L, R) + ")"; },
                          back, render(home));
 }
 
@@ -149,7 +149,7 @@ Violation rank_map_errors_exactly_where_due(const Int& r, const Int& L, const In
   }
   const Outcome<Int> general = general_rank(r, L, R);
   if (expected_error) {
-    if (auto v = expect_rendered(call("general_rank", r, L, R), general, value_error_text(*expected_error))) return v;
+    if (auto v = expect_rendered([&] { return call("general_rank", r, L, R); }, general, value_error_text(*expected_error))) return v;
   } else if (!general.ok()) {
     return call("general_rank", r, L, R) + " failed on valid input: " + render(general.failure());
   }
@@ -161,7 +161,7 @@ Violation rank_map_errors_exactly_where_due(const Int& r, const Int& L, const In
                      " for heterogeneous-TP P/D";
   }
   const Outcome<Int> strict = remote_rank(r, L, R);
-  if (expected_error) return expect_rendered(call("remote_rank", r, L, R), strict, value_error_text(*expected_error));
+  if (expected_error) return expect_rendered([&] { return call("remote_rank", r, L, R); }, strict, value_error_text(*expected_error));
   if (!strict.ok()) return call("remote_rank", r, L, R) + " failed on a valid divisible input: " + render(strict.failure());
   return std::nullopt;
 }
@@ -185,14 +185,14 @@ Violation ratio_errors_exactly_where_due(const Int& L, const Int& R) {
                                                " is not divisible by local tensor parallel size " + render(L) + "."
                                          : render(Int(-floor_div<Int>(R, L)));
   }
-  return expect_rendered(call("tp_ratio", L, R), tp_ratio(L, R), expected);
+  return expect_rendered([&] { return call("tp_ratio", L, R); }, tp_ratio(L, R), expected);
 }
 
 template <ModelInt Int>
 Violation general_agrees_with_strict(const Int& r, const Int& L, const Int& R) {
   const Outcome<Int> strict = remote_rank(r, L, R);
   if (!strict.ok()) return std::nullopt;
-  return expect_rendered(call("general_rank", r, L, R) + " (where remote_rank succeeds)", general_rank(r, L, R),
+  return expect_rendered([&] { return call("general_rank", r, L, R) + " (where remote_rank succeeds)"; }, general_rank(r, L, R),
                          render(strict.value()));
 }
 

@@ -21,11 +21,12 @@ std::string call(const char* name, const Args&... args) {
 }
 
 // A violation when `got` is not the expected outcome (rendered), else nothing.
-template <class V>
-Violation expect_rendered(const std::string& what, const Outcome<V>& got, const std::string& expected) {
-  const std::string seen = render(got);
+// `what` names the call; it is a callable so the name is only built for a report.
+template <class V, class Describe>
+Violation expect_rendered(Describe&& what, const Outcome<V>& got, const std::string& expected) {
+  std::string seen = render(got);
   if (seen == expected) return std::nullopt;
-  return what + " gave " + seen + ", expected " + expected;
+  return what() + " gave " + seen + ", expected " + expected;
 }
 
 inline std::string value_error_text(const std::string& message) { return "ValueError: " + message; }
