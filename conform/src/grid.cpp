@@ -123,37 +123,20 @@ bool in_small_grid(const std::vector<std::string>& params, const GridBounds& bou
 
 namespace {
 
+// Each line is parsed by the same parser as `tpcheck eval` (parse_call_line).
 bool parse_calls(std::istream& in, const std::string& name, std::vector<ModelCall>& calls, std::string& error) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    const auto hash = line.find('#');
-    std::istringstream words(line.substr(0, hash));
-    ModelCall call;
-    call.where = name + ":" + std::to_string(number);
-    if (!(words >> call.op)) continue;
-    std::vector<std::string> texts;
-    for (std::string w; words >> w;) texts.push_back(w);
-    const auto index = operation_index(call.op);
-    if (!index) {
-      error = call.where + ": unknown operation '" + call.op + "'";
+    const std::string code = line.substr(0, line.find('#'));
+    if (code.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = name + ":" + std::to_string(number);
+    auto parsed = parse_call_line(code);
+    if (auto* problem = std::get_if<std::string>(&parsed)) {
+      error = where + ": " + *problem;
       return false;
     }
-    const auto& info = operation_infos()[*index];
-    if (texts.size() != info.params.size()) {
-      error = call.where + ": " + call.op + " takes " + std::to_string(info.params.size()) + " arguments, got " +
-              std::to_string(texts.size());
-      return false;
-    }
-    for (std::size_t k = 0; k < texts.size(); ++k) {
-      auto v = parse_decimal(texts[k]);
-      if (!v || (info.params[k] == "MLA" && *v != 0 && *v != 1)) {
-        error = call.where + ": argument " + std::string(info.params[k]) + " is not " +
-                (info.params[k] == "MLA" ? "0 or 1" : "a decimal integer") + ": '" + texts[k] + "'";
-        return false;
-      }
-      call.args.push_back(std::move(*v));
-    }
-    calls.push_back(std::move(call));
+    Call& call = std::get<Call>(parsed);
+    calls.push_back({std::string(operation_infos()[call.op].name), std::move(call.args), where});
   }
   return true;
 }

@@ -86,42 +86,58 @@ std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t>& args
 
 std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args) { return table().at(op).run_big(args); }
 
-Evaluation evaluate(std::string_view name, const std::vector<std::string>& args) {
+std::variant<Call, std::string> parse_call(std::string_view name, const std::vector<std::string>& args) {
   const auto index = operation_index(name);
-  if (!index) return {false, "unknown operation '" + std::string(name) + "'"};
-  const Operation* found = &table()[*index];
-  const auto& params = found->info.params;
+  if (!index) return "unknown operation '" + std::string(name) + "'";
+  const OperationInfo& info = table()[*index].info;
+  const auto& params = info.params;
   if (args.size() != params.size()) {
-    return {false, "usage: " + usage_of(found->info) + " (" + std::to_string(params.size()) + " arguments, got " +
-                       std::to_string(args.size()) + ")"};
+    return "usage: " + usage_of(info) + " (" + std::to_string(params.size()) + " arguments, got " +
+           std::to_string(args.size()) + ")";
   }
-  std::vector<BigInt> big;
-  std::vector<std::int64_t> small;
-  bool fits = true;
+  Call call{*index, {}};
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto value = parse_decimal(args[i]);
+    auto value = parse_decimal(args[i]);
     if (!value) {
-      return {false, "argument " + std::string(params[i]) + " of " + std::string(name) + " is not a decimal integer" +
-                         " of at most " + std::to_string(kMaxDecimalDigits) + " digits: '" + args[i] + "'"};
+      return "argument " + std::string(params[i]) + " of " + std::string(name) + " is not a decimal integer" +
+             " of at most " + std::to_string(kMaxDecimalDigits) + " digits: '" + args[i] + "'";
     }
     if (params[i] == "MLA" && *value != 0 && *value != 1) {
-      return {false, "argument MLA of " + std::string(name) + " must be 0 or 1, got '" + args[i] + "'"};
+      return "argument MLA of " + std::string(name) + " must be 0 or 1, got '" + args[i] + "'";
     }
-    const auto narrowed = narrow(*value);
-    fits = fits && narrowed.has_value();
-    if (narrowed) small.push_back(*narrowed);
-    big.push_back(*value);
+    call.args.push_back(std::move(*value));
   }
-  return {true, fits ? found->run_int64(small) : found->run_big(big)};
+  return call;
 }
 
-Evaluation evaluate_line(std::string_view line) {
+std::variant<Call, std::string> parse_call_line(std::string_view line) {
   std::istringstream in{std::string(line)};
   std::string name;
   std::vector<std::string> args;
-  if (!(in >> name)) return {false, "empty line: expected OP ARGS..."};
+  if (!(in >> name)) return std::string("empty line: expected OP ARGS...");
   for (std::string word; in >> word;) args.push_back(word);
-  return evaluate(name, args);
+  return parse_call(name, args);
 }
+
+namespace {
+
+// Runs a parsed call in int64 when every argument fits, in cpp_int otherwise.
+Evaluation run(const std::variant<Call, std::string>& parsed) {
+  if (const auto* error = std::get_if<std::string>(&parsed)) return {false, *error};
+  const Call& call = std::get<Call>(parsed);
+  std::vector<std::int64_t> small;
+  for (const BigInt& v : call.args) {
+    const auto narrowed = narrow(v);
+    if (!narrowed) return {true, evaluate_big(call.op, call.args)};
+    small.push_back(*narrowed);
+  }
+  return {true, evaluate_int64(call.op, small)};
+}
+
+}  // namespace
+
+Evaluation evaluate(std::string_view name, const std::vector<std::string>& args) { return run(parse_call(name, args)); }
+
+Evaluation evaluate_line(std::string_view line) { return run(parse_call_line(line)); }
 
 }  // namespace tpcheck

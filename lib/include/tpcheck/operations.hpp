@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "tpcheck/pyint.hpp"
@@ -30,6 +31,20 @@ struct Evaluation {
 };
 
 Evaluation evaluate(std::string_view op, const std::vector<std::string>& args);
+
+// A call as the one parser of "OP ARG..." reads it: the operation's index in
+// operation_infos() and its arguments, checked for arity, decimal syntax
+// (at most kMaxDecimalDigits digits) and MLA flags.
+struct Call {
+  std::size_t op;
+  std::vector<BigInt> args;
+};
+
+// The call, or a one-line usage error (the text `tpcheck eval` prints).
+std::variant<Call, std::string> parse_call(std::string_view op, const std::vector<std::string>& args);
+
+// The same from one whitespace-separated line "OP ARG...".
+std::variant<Call, std::string> parse_call_line(std::string_view line);
 
 // Typed entry points for engines that already hold integers: the index of an
 // operation in operation_infos(), and its rendered outcome in one integer
