@@ -14,45 +14,71 @@ struct Operation {
   OperationInfo info;
   std::function<std::string(const std::vector<std::int64_t>&)> run_int64;
   std::function<std::string(const std::vector<BigInt>&)> run_big;
+  std::function<bool(const std::vector<std::int64_t>&)> models_agree;
 };
 
-// One generic body serves both integer types.
+// An int64 model value as the cpp_int model's value of the same operation.
+BigInt lift(std::int64_t v) { return widen(v); }
+BigInt lift(__int128 v) { return widen(v); }
+None lift(None v) { return v; }
+Span<BigInt> lift(const Span<std::int64_t>& s) { return {widen(s.first), widen(s.end)}; }
+Copy<BigInt> lift(const Copy<std::int64_t>& c) { return {widen(c.p), widen(c.lo), widen(c.hi)}; }
+template <class V>
+auto lift(const std::vector<V>& items) {
+  std::vector<decltype(lift(items.front()))> out;
+  out.reserve(items.size());
+  for (const V& item : items) out.push_back(lift(item));
+  return out;
+}
+
+// One generic body (returning the model's Outcome) serves both integer types,
+// the rendered outcome `tpcheck eval` prints, and the typed comparison of the
+// two models (no text is built unless they disagree).
 template <class Body>
 Operation op(std::string_view name, std::vector<std::string_view> params, Body body) {
-  return {{name, std::move(params)}, body, body};
+  return {{name, std::move(params)},
+          [body](const std::vector<std::int64_t>& a) { return render(body(a)); },
+          [body](const std::vector<BigInt>& a) { return render(body(a)); },
+          [body](const std::vector<std::int64_t>& a) {
+            const auto narrow_outcome = body(a);
+            const auto wide_outcome = body(std::vector<BigInt>(a.begin(), a.end()));
+            if (narrow_outcome.ok() != wide_outcome.ok()) return false;
+            return narrow_outcome.ok() ? lift(narrow_outcome.value()) == wide_outcome.value()
+                                       : narrow_outcome.failure() == wide_outcome.failure();
+          }};
 }
 
 const std::vector<Operation>& table() {
   static const std::vector<Operation> ops = [] {
     std::vector<Operation> t;
     t.push_back(op("remote_rank", {"r", "L", "R"},
-                   [](const auto& a) { return render(remote_rank(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return remote_rank(a[0], a[1], a[2]); }));
     t.push_back(op("general_rank", {"r", "L", "R"},
-                   [](const auto& a) { return render(general_rank(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return general_rank(a[0], a[1], a[2]); }));
     t.push_back(op("tp_ratio", {"L", "R"},
-                   [](const auto& a) { return render(tp_ratio(a[0], a[1])); }));
+                   [](const auto& a) { return tp_ratio(a[0], a[1]); }));
     t.push_back(op("window", {"r", "L", "R"},
-                   [](const auto& a) { return render(window(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return window(a[0], a[1], a[2]); }));
     t.push_back(op("heads", {"r", "T", "H"},
-                   [](const auto& a) { return render(heads(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return heads(a[0], a[1], a[2]); }));
     t.push_back(op("kv_heads_guard", {"L", "R", "H", "MLA"}, [](const auto& a) {
-      return render(kv_heads_guard(a[0], a[1], a[2], a[3] != 0));
+      return kv_heads_guard(a[0], a[1], a[2], a[3] != 0);
     }));
     t.push_back(op("kv_heads_guard_strict", {"L", "R", "H", "MLA"}, [](const auto& a) {
-      return render(kv_heads_guard_strict(a[0], a[1], a[2], a[3] != 0));
+      return kv_heads_guard_strict(a[0], a[1], a[2], a[3] != 0);
     }));
     t.push_back(op("plan", {"d", "P", "D", "H", "MLA"}, [](const auto& a) {
-      return render(plan(a[0], a[1], a[2], a[3], a[4] != 0));
+      return plan(a[0], a[1], a[2], a[3], a[4] != 0);
     }));
     t.push_back(op("readers", {"p", "P", "D", "H", "MLA"}, [](const auto& a) {
-      return render(readers(a[0], a[1], a[2], a[3], a[4] != 0));
+      return readers(a[0], a[1], a[2], a[3], a[4] != 0);
     }));
     t.push_back(op("single_readers", {"p", "P", "D"},
-                   [](const auto& a) { return render(single_readers(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return single_readers(a[0], a[1], a[2]); }));
     t.push_back(op("port_offset", {"DP_RANK", "TP_RANK", "TP_SIZE"},
-                   [](const auto& a) { return render(port_offset(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return port_offset(a[0], a[1], a[2]); }));
     t.push_back(op("host_index", {"q", "T", "HOSTS"},
-                   [](const auto& a) { return render(host_index(a[0], a[1], a[2])); }));
+                   [](const auto& a) { return host_index(a[0], a[1], a[2]); }));
     return t;
   }();
   return ops;
@@ -85,6 +111,10 @@ std::optional<std::size_t> operation_index(std::string_view name) {
 std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t>& args) { return table().at(op).run_int64(args); }
 
 std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args) { return table().at(op).run_big(args); }
+
+bool int64_and_cpp_int_agree(std::size_t op, const std::vector<std::int64_t>& args) {
+  return table().at(op).models_agree(args);
+}
 
 std::variant<Call, std::string> parse_call(std::string_view name, const std::vector<std::string>& args) {
   const auto index = operation_index(name);

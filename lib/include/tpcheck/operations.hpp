@@ -53,6 +53,10 @@ std::optional<std::size_t> operation_index(std::string_view op);
 std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t>& args);
 std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args);
 
+// Whether the int64 and the cpp_int model give the same outcome (compared as
+// values, not text). Same precondition.
+bool int64_and_cpp_int_agree(std::size_t op, const std::vector<std::int64_t>& args);
+
 // One whitespace-separated line "OP ARG...".
 Evaluation evaluate_line(std::string_view line);
 
