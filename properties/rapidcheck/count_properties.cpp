@@ -20,7 +20,7 @@ TPCHECK_PROPERTY(ReadersEqualTheDecodeRanksThatCopy) {
   RC_TAG(c.shape, c.mla ? "mla" : "not mla");
   RC_CLASSIFY(c.P >= 1 && c.D >= 1 && c.D > c.P, "D > P");
   RC_CLASSIFY(c.P >= 1 && c.D >= 1 && c.D < c.P, "D < P");
-  RC_CLASSIFY(c.P >= 1 && c.D >= 1 && floor_mod<Int>(std::max(c.P, c.D), std::min(c.P, c.D)) != 0, "not divisible");
+  RC_CLASSIFY(c.P >= 1 && c.D >= 1 && !inv::divisible_pair(c.P, c.D), "not divisible");
   hold(inv::readers_count_plan_copies(c.P, c.D, c.H, c.mla));
 }
 
@@ -29,7 +29,7 @@ TPCHECK_PROPERTY(SingleReadersEqualTheMapsPreimages) {
   const auto c = rcgen::draw_head_case<Int>(kEnumerableSize);  // only its P and D
   RC_CLASSIFY(c.P >= 1 && c.D >= 1 && c.D > c.P, "D > P");
   RC_CLASSIFY(c.P >= 1 && c.D >= 1 && c.D < c.P, "D < P (some prefill ranks wait for nobody)");
-  RC_CLASSIFY(c.P >= 1 && c.D >= 1 && floor_mod<Int>(std::max(c.P, c.D), std::min(c.P, c.D)) != 0,
+  RC_CLASSIFY(c.P >= 1 && c.D >= 1 && !inv::divisible_pair(c.P, c.D),
               "not divisible (vacuous)");
   hold(inv::single_readers_count_map_preimages(c.P, c.D));
 }

@@ -18,8 +18,7 @@ template <ModelInt Int>
 std::string pair_kind(const Int& P, const Int& D) {
   if (P < 1 || D < 1) return "P or D not positive";
   if (P == D) return "P == D";
-  const bool divisible = floor_mod<Int>(std::max(P, D), std::min(P, D)) == 0;
-  return std::string(divisible ? "divisible" : "not divisible") + (P < D ? ", D > P" : ", P > D");
+  return std::string(inv::divisible_pair(P, D) ? "divisible" : "not divisible") + (P < D ? ", D > P" : ", P > D");
 }
 
 template <ModelInt Int>

@@ -29,9 +29,7 @@ Violation count_errors_exactly_where_due(const Int& p, const Int& P, const Int& 
 template <ModelInt Int>
 Violation readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = mla ? Int(1) : H;
-  if (P < 1 || D < 1 || heads_total < 1 || !heads_shard(P, heads_total) || !heads_shard(D, heads_total)) {
-    return std::nullopt;
-  }
+  if (!heads_shard(P, heads_total) || !heads_shard(D, heads_total)) return std::nullopt;
   std::map<Int, Int> tally;
   for (Int d = 0; d < D; ++d) {
     const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
@@ -51,7 +49,7 @@ Violation readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bo
 
 template <ModelInt Int>
 Violation single_readers_count_map_preimages(const Int& P, const Int& D) {
-  if (P < 1 || D < 1 || floor_mod<Int>(std::max(P, D), std::min(P, D)) != 0) return std::nullopt;
+  if (!divisible_pair(P, D)) return std::nullopt;
   std::map<Int, Int> tally;
   for (Int d = 0; d < D; ++d) {
     const Outcome<Int> source = remote_rank(d, D, P);

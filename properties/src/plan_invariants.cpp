@@ -10,7 +10,7 @@ namespace {
 // Positive sizes and both sides able to shard the heads (MLA: one head).
 template <ModelInt Int>
 bool valid_configuration(const Int& P, const Int& D, const Int& heads_total) {
-  return P >= 1 && D >= 1 && heads_total >= 1 && heads_shard(P, heads_total) && heads_shard(D, heads_total);
+  return heads_shard(P, heads_total) && heads_shard(D, heads_total);
 }
 
 template <ModelInt Int>
@@ -38,7 +38,7 @@ std::optional<Plan<Int>> listed_plan(const Int& d, const Int& P, const Int& D, c
 
 template <ModelInt Int>
 Violation holders_hold_the_head(const Int& h, const Int& T, const Int& H) {
-  if (T < 1 || H < 1 || h < 0 || h >= H || !heads_shard(T, H)) return std::nullopt;
+  if (h < 0 || h >= H || !heads_shard(T, H)) return std::nullopt;
   const Outcome<Span<Int>> got = holders(h, T, H);
   const auto what = [&] { return call("holders", h, T, H); };  // built only for a report
   if (!got.ok()) return what() + " failed on valid input: " + render(got.failure());

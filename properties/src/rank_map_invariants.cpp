@@ -12,11 +12,6 @@ bool valid_pair(const Int& r, const Int& L, const Int& R) {
   return L >= 1 && R >= 1 && r >= 0 && r < L;
 }
 
-template <ModelInt Int>
-bool divisible(const Int& L, const Int& R) {
-  return floor_mod<Int>(std::max(L, R), std::min(L, R)) == 0;
-}
-
 // The first r in [0, L) with map(r) >= x (L when none): the map is monotone.
 template <ModelInt Int, class Map>
 Int first_reaching(const Int& x, const Int& L, Map map) {
@@ -94,7 +89,7 @@ Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
   }
   if (L >= R && count < 1) return seen_under(count, "general") + ", but the map must be onto when L >= R";
   if (L <= R && count > 1) return seen_under(count, "general") + ", but the map must be one-to-one when L <= R";
-  if (!divisible(L, R)) return std::nullopt;
+  if (!divisible_pair(L, R)) return std::nullopt;
   const auto strict = [&](const Int& r) {
     const Outcome<Int> o = remote_rank(r, L, R);
     failed = failed || !o.ok();
@@ -109,7 +104,7 @@ Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
 
 template <ModelInt Int>
 Violation round_trip_returns_home(const Int& r, const Int& L, const Int& R) {
-  if (!valid_pair(r, L, R) || !divisible(L, R)) return std::nullopt;
+  if (!valid_pair(r, L, R) || !divisible_pair(L, R)) return std::nullopt;
   const Outcome<Int> there = remote_rank(r, L, R);
   if (!there.ok()) return call("remote_rank", r, L, R) + " failed on a divisible pair: " + render(there);
   const Outcome<Int> back = remote_rank(there.value(), R, L);

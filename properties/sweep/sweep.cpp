@@ -56,17 +56,15 @@ class Recorder {
   Result result_;
 };
 
-bool divisible(I a, I b) { return std::max(a, b) % std::min(a, b) == 0; }
-
 std::string pair_kind(I L, I R) {
   if (L == R) return "pair: L == R";
-  return std::string("pair: ") + (L < R ? "L < R" : "L > R") + (divisible(L, R) ? ", divisible" : ", not divisible");
+  return std::string("pair: ") + (L < R ? "L < R" : "L > R") + (inv::divisible_pair(L, R) ? ", divisible" : ", not divisible");
 }
 
 std::string plan_kind(I P, I D, I H, bool mla) {
-  if (mla) return std::string("plan: MLA, ") + (divisible(P, D) ? "divisible" : "not divisible");
+  if (mla) return std::string("plan: MLA, ") + (inv::divisible_pair(P, D) ? "divisible" : "not divisible");
   return std::string("plan: prefill ") + (P <= H ? "splits" : "replicates") + " heads, decode " +
-         (D <= H ? "splits" : "replicates") + (divisible(P, D) ? ", divisible" : ", not divisible");
+         (D <= H ? "splits" : "replicates") + (inv::divisible_pair(P, D) ? ", divisible" : ", not divisible");
 }
 
 // Invariants about one pair of TP sizes and each rank of the local side.

@@ -15,6 +15,7 @@
 // side and are meant for sizes the caller can afford to enumerate.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,13 @@ using Violation = std::optional<std::string>;
 template <ModelInt Int>
 bool heads_shard(const Int& T, const Int& H) {
   return T >= 1 && H >= 1 && (floor_mod<Int>(T, H) == 0 || floor_mod<Int>(H, T) == 0);
+}
+
+// SPEC §1/§3: a pair of TP sizes is divisible when both are positive and the
+// larger is a multiple of the smaller. Stated once for every engine.
+template <ModelInt Int>
+bool divisible_pair(const Int& a, const Int& b) {
+  return a >= 1 && b >= 1 && floor_mod<Int>(std::max(a, b), std::min(a, b)) == 0;
 }
 
 // The nine invariants of SPEC §9, in its order.
