@@ -16,9 +16,16 @@ Violation accepted_sizing_is_served_correctly(const Int& P, const Int& D, const 
     return sizing + (loadable ? " is head-compatible but the general connector rejects it"
                               : " is not loadable but the general connector accepts it");
   }
-  // MoRIIO needs divisibility both ways, which is NIXL's and Mooncake's condition.
-  if (accepts(Connector::MoRIIO) && !(accepts(Connector::Nixl) && accepts(Connector::Mooncake))) {
-    return sizing + " is accepted by moriio but not by nixl and mooncake";
+  // MoRIIO needs divisibility both ways, which is Mooncake's condition.
+  if (accepts(Connector::MoRIIO) && !accepts(Connector::Mooncake)) {
+    return sizing + " is accepted by moriio but not by mooncake";
+  }
+  // NIXL accepts what Mooncake accepts except a larger prefill side that
+  // replicates heads (§11: `not mla and P > D and P > H`, refused at handshake).
+  const bool unread_replicas = !mla && P > D && P > H;
+  if (accepts(Connector::Nixl) != (accepts(Connector::Mooncake) && !unread_replicas)) {
+    return sizing + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
+                                     : " is accepted by exactly one of nixl and mooncake");
   }
   if ((accepts(Connector::Nixl) || accepts(Connector::Mooncake)) && !loadable) {
     return sizing + " is accepted by nixl or mooncake but is not loadable";
