@@ -11,6 +11,7 @@ int eval_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
 int check_command(const std::vector<std::string>& args);
 int plan_command(const std::vector<std::string>& args);
+int matrix_command(const std::vector<std::string>& args);
 int conform_command(const std::vector<std::string>& args);
 
 }  // namespace tpcheck::cli

@@ -1,0 +1,32 @@
+// The head count of `check`, `plan` and `matrix`: given (--kv-heads, --mla) or
+// read from the model's config.json (--model-config), and how it is shown.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "options.hpp"
+#include "tpcheck/outcome.hpp"
+#include "tpcheck/preflight/model_config.hpp"
+
+namespace tpcheck::cli {
+
+// Reads --model-config when given and fills the head count and MLA from it.
+// Returns the config read, or a one-line error.
+std::variant<std::optional<preflight::ModelConfig>, std::string> resolve_heads(HeadSource& heads);
+
+// "8 KV heads", "1 KV head", "MLA".
+std::string heads_text(const HeadSource& heads);
+
+// "model config: FILE: 8 KV heads from num_key_value_heads" (text output).
+std::string model_config_line(const HeadSource& heads, const preflight::ModelConfig& config);
+
+// The head fields of a --json object: "kv_heads", "mla" and "model_config"
+// (null, or the file, key and value it came from).
+std::string heads_json_fields(const HeadSource& heads, const std::optional<preflight::ModelConfig>& config);
+
+// A failure as an operator reads it: "Kind: message", or only the kind when
+// the exception has no message (NIXL's handshake assertion).
+std::string failure_text(const Failure& failure);
+
+}  // namespace tpcheck::cli
