@@ -43,7 +43,8 @@ struct Found {
 std::variant<Found, std::string> count_of(const Json& v, const std::string& key, std::int64_t max) {
   const std::string bad = key + " must be a whole number from 1 to " + std::to_string(max) + ", got " + shown(v);
   if (!v.is_number_integer()) return bad;
-  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(max)
+  // nlohmann keeps a literal without a sign as unsigned, so 0 takes this branch too.
+  if (v.is_number_unsigned() ? v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > static_cast<std::uint64_t>(max)
                              : v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > max) {
     return bad;
   }

@@ -6,11 +6,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace tpcheck::preflight {
 
 std::optional<std::string> write_file(const std::string& path, const std::string& content) {
   const auto failed = [&](int error) { return "cannot write '" + path + "': " + std::strerror(error); };
+  // Said plainly: renaming onto "dir/" would report ENOTDIR.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return failed(EISDIR);
   // Beside the target (same file system, so the rename is atomic), unique per process.
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   std::FILE* f = std::fopen(temporary.c_str(), "wb");
