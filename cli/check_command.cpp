@@ -102,21 +102,9 @@ std::string head_counts_text(const std::vector<std::int64_t>& counts) {
 
 int check_command(const std::vector<std::string>& args) {
   auto parsed = parse_sizing_options(SizingCommand::Check, args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    std::cerr << "tpcheck check: " << *error << "\n";
-    return 2;
-  }
+  std::optional<preflight::ModelConfig> model;
+  if (const auto done = start_command("check", parsed, kCheckUsage, model)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);
-  if (o.help) {
-    std::cout << kCheckUsage;
-    return 0;
-  }
-  const auto config = resolve_heads(o);
-  if (const auto* error = std::get_if<std::string>(&config)) {
-    std::cerr << "tpcheck check: " << *error << "\n";
-    return 2;
-  }
-  const std::optional<preflight::ModelConfig>& model = std::get<0>(config);
   // The options bound every size to kMaxOperatorSize: they fit int64.
   const std::int64_t P = static_cast<std::int64_t>(o.prefill_tp), D = static_cast<std::int64_t>(o.decode_tp),
                      H = static_cast<std::int64_t>(o.kv_heads);

@@ -2,6 +2,7 @@
 // read from the model's config.json (--model-config), and how it is shown.
 #pragma once
 
+#include <iostream>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,31 @@ namespace tpcheck::cli {
 // Reads --model-config when given and fills the head count and MLA from it.
 // Returns the config read, or a one-line error.
 std::variant<std::optional<preflight::ModelConfig>, std::string> resolve_heads(HeadSource& heads);
+
+// How check, plan and matrix start: a usage error (one line, exit 2) or --help
+// (the usage, exit 0) ends the command, otherwise --model-config is read (its
+// error ends it with 2 too). The exit status when it ends, else nothing; the
+// config read goes to `model`.
+template <class Options>
+std::optional<int> start_command(const char* command, std::variant<Options, std::string>& parsed, const char* usage,
+                                 std::optional<preflight::ModelConfig>& model) {
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    std::cerr << "tpcheck " << command << ": " << *error << "\n";
+    return 2;
+  }
+  Options& o = std::get<Options>(parsed);
+  if (o.help) {
+    std::cout << usage;
+    return 0;
+  }
+  auto config = resolve_heads(o);
+  if (const auto* error = std::get_if<std::string>(&config)) {
+    std::cerr << "tpcheck " << command << ": " << *error << "\n";
+    return 2;
+  }
+  model = std::get<0>(config);
+  return std::nullopt;
+}
 
 // "8 KV heads", "1 KV head", "MLA".
 std::string heads_text(const HeadSource& heads);

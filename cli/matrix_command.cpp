@@ -24,21 +24,9 @@ constexpr const char* kMatrixUsage =
 
 int matrix_command(const std::vector<std::string>& args) {
   auto parsed = parse_matrix_options(args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    std::cerr << "tpcheck matrix: " << *error << "\n";
-    return 2;
-  }
+  std::optional<preflight::ModelConfig> model;
+  if (const auto done = start_command("matrix", parsed, kMatrixUsage, model)) return *done;
   MatrixOptions& o = std::get<MatrixOptions>(parsed);
-  if (o.help) {
-    std::cout << kMatrixUsage;
-    return 0;
-  }
-  const auto config = resolve_heads(o);
-  if (const auto* error = std::get_if<std::string>(&config)) {
-    std::cerr << "tpcheck matrix: " << *error << "\n";
-    return 2;
-  }
-  const std::optional<preflight::ModelConfig>& model = std::get<0>(config);
   const std::vector<Connector> connectors =
       o.connectors.empty() ? std::vector<Connector>(kConnectors.begin(), kConnectors.end()) : o.connectors;
   // The options bound the head count to kMaxOperatorSize: it fits int64.

@@ -49,21 +49,9 @@ std::string json_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, co
 
 int plan_command(const std::vector<std::string>& args) {
   auto parsed = parse_sizing_options(SizingCommand::Plan, args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    std::cerr << "tpcheck plan: " << *error << "\n";
-    return 2;
-  }
+  std::optional<preflight::ModelConfig> model;
+  if (const auto done = start_command("plan", parsed, kPlanUsage, model)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);
-  if (o.help) {
-    std::cout << kPlanUsage;
-    return 0;
-  }
-  const auto config = resolve_heads(o);
-  if (const auto* error = std::get_if<std::string>(&config)) {
-    std::cerr << "tpcheck plan: " << *error << "\n";
-    return 2;
-  }
-  const std::optional<preflight::ModelConfig>& model = std::get<0>(config);
   const BigInt &P = o.prefill_tp, &D = o.decode_tp, &H = o.kv_heads;
   if (o.bytes_per_head && *o.bytes_per_head <= 0) {
     std::cerr << "tpcheck plan: --bytes-per-head must be positive\n";
