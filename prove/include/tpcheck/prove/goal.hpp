@@ -1,0 +1,66 @@
+// A claim for Z3 to prove, and the helpers the proofs share to state them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "tpcheck/prove/encoding.hpp"
+
+namespace tpcheck::prove {
+
+// An encoded operation applied to terms: shown with a counterexample as the
+// `tpcheck eval` line that reproduces it, with the outcome the encoding gives.
+struct ShownCall {
+  std::string op;  // a name of encoded_operations()
+  std::vector<z3::expr> args;
+};
+
+// `holds` for every value of the inputs (the constants in the terms) that
+// satisfies `domain`. Z3 proves it by finding `domain and not holds`
+// unsatisfiable; a model of it is a counterexample.
+struct Goal {
+  std::string claim;  // one line: what is proved
+  z3::expr domain;
+  z3::expr holds;
+  // Facts proved from the domain first, in order, then assumed by the claim's
+  // check: they help Z3 along non-linear steps without changing what is proved.
+  std::vector<z3::expr> lemmas;
+  // Subterms the claim's check replaces by free constants (a stronger claim:
+  // it must hold for any value of them that satisfies the lemmas). When that
+  // is refuted, the check is repeated without it before a counterexample is
+  // reported.
+  std::vector<z3::expr> abstracted;
+  std::vector<z3::expr> inputs;  // shown by name with a counterexample
+  std::vector<ShownCall> calls;
+};
+
+// Collects the goals of one invariant and the inputs they range over.
+class Goals {
+ public:
+  explicit Goals(const Encoding& e) : e_(e) {}
+  const Encoding& enc() const { return e_; }
+  z3::expr integer(const char* name);
+  z3::expr flag(const char* name);  // a Bool input (MLA)
+  // Adds a goal over every input declared so far; returns it for lemmas and
+  // abstractions.
+  Goal& add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
+  std::vector<Goal> take() { return std::move(goals_); }
+
+ private:
+  const Encoding& e_;
+  std::vector<z3::expr> inputs_;
+  std::vector<Goal> goals_;
+};
+
+// Shared wordings of the model's preconditions.
+z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R);  // L, R >= 1, 0 <= r < L
+// SPEC §1/§3: both positive and the larger a multiple of the smaller (properties' divisible_pair).
+z3::expr divisible_pair(const z3::expr& a, const z3::expr& b);
+// SPEC §4: both positive and one divides the other (properties' heads_shard).
+z3::expr heads_shard(const z3::expr& T, const z3::expr& H);
+// x lies in the span {first, end}.
+z3::expr within(const z3::expr& x, const std::vector<z3::expr>& span);
+
+}  // namespace tpcheck::prove

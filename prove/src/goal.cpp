@@ -1,0 +1,34 @@
+#include "tpcheck/prove/goal.hpp"
+
+namespace tpcheck::prove {
+
+z3::expr Goals::integer(const char* name) {
+  inputs_.push_back(e_.ctx().int_const(name));
+  return inputs_.back();
+}
+
+z3::expr Goals::flag(const char* name) {
+  inputs_.push_back(e_.ctx().bool_const(name));
+  return inputs_.back();
+}
+
+Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, inputs_, std::move(calls)});
+  return goals_.back();
+}
+
+z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R) {
+  return L >= 1 && R >= 1 && r >= 0 && r < L;
+}
+
+z3::expr divisible_pair(const z3::expr& a, const z3::expr& b) {
+  return a >= 1 && b >= 1 && floor_mod(max(a, b), min(a, b)) == 0;
+}
+
+z3::expr heads_shard(const z3::expr& T, const z3::expr& H) {
+  return T >= 1 && H >= 1 && (floor_mod(T, H) == 0 || floor_mod(H, T) == 0);
+}
+
+z3::expr within(const z3::expr& x, const std::vector<z3::expr>& span) { return span[0] <= x && x < span[1]; }
+
+}  // namespace tpcheck::prove

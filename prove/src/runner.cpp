@@ -1,0 +1,165 @@
+// Z3 checks of the goals, and the counterexamples they yield.
+#include "tpcheck/prove/runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "tpcheck/prove/operations.hpp"
+
+namespace tpcheck::prove {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct CheckResult {
+  z3::check_result answer;
+  std::string reason;
+  std::optional<z3::model> model;
+};
+
+CheckResult check(z3::context& c, const z3::expr& formula, double seconds) {
+  if (seconds <= 0) return {z3::unknown, "time budget spent", std::nullopt};
+  z3::solver s(c);
+  z3::params p(c);
+  p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000)));
+  s.set(p);
+  s.add(formula);
+  try {
+    const z3::check_result answer = s.check();
+    if (answer == z3::sat) return {answer, "", s.get_model()};
+    return {answer, answer == z3::unknown ? s.reason_unknown() : "", std::nullopt};
+  } catch (const z3::exception& e) {
+    return {z3::unknown, std::string("Z3: ") + e.msg(), std::nullopt};
+  }
+}
+
+std::string constant_text(const z3::expr& e) {
+  const auto v = constant_value(e);
+  return v ? decimal(*v) : e.to_string();
+}
+
+Counterexample counterexample(const Encoding& enc, const Goal& goal, const z3::model& m) {
+  Counterexample out;
+  for (const z3::expr& input : goal.inputs) {
+    if (m.has_interp(input.decl())) out.inputs.emplace_back(input.decl().name().str(), constant_text(m.eval(input, true)));
+  }
+  const Evaluator eval = [&m](const z3::expr& t) { return m.eval(t, true); };
+  for (const ShownCall& call : goal.calls) {
+    const EncodedOperation* op = encoded_operation(call.op);
+    if (!op) continue;
+    std::vector<std::string> args;
+    for (const z3::expr& a : call.args) args.push_back(constant_text(m.eval(a, true)));
+    std::string line = op->eval_knows ? "tpcheck eval " + call.op : call.op + "(";
+    for (std::size_t i = 0; i < args.size(); ++i) line += (op->eval_knows ? " " : i ? ", " : "") + args[i];
+    if (!op->eval_knows) line += ")";
+    const auto outcome = render_outcome(*op, op->build(enc, call.args), eval, 64);
+    out.calls.push_back(line + "  ->  " + outcome.value_or("?") + "  (encoding)");
+  }
+  return out;
+}
+
+z3::expr conjunction(z3::context& c, const std::vector<z3::expr>& parts) {
+  z3::expr all = c.bool_val(true);
+  for (const z3::expr& p : parts) all = all && p;
+  return all;
+}
+
+// The goal's claim with its abstracted subterms replaced by free constants.
+z3::expr abstracted(z3::context& c, const Goal& goal, const z3::expr& formula) {
+  z3::expr_vector from(c), to(c);
+  for (std::size_t i = 0; i < goal.abstracted.size(); ++i) {
+    from.push_back(goal.abstracted[i]);
+    to.push_back(c.constant(("abstracted!" + std::to_string(i)).c_str(), goal.abstracted[i].get_sort()));
+  }
+  return z3::expr(formula).substitute(from, to);
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Proved: return "proved";
+    case Verdict::Refuted: return "refuted";
+    case Verdict::Unknown: return "unknown";
+    case Verdict::Vacuous: return "vacuous";
+    case Verdict::NotProved: return "not proved";
+  }
+  return "?";
+}
+
+GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
+  z3::context& c = enc.ctx();
+  const auto start = Clock::now();
+  const auto left = [&] { return seconds - std::chrono::duration<double>(Clock::now() - start).count(); };
+  GoalResult result{goal.claim, Verdict::Proved, 0, "", std::nullopt};
+  const auto finish = [&](Verdict v, std::string reason) {
+    result.verdict = v;
+    result.reason = std::move(reason);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  };
+  // An empty domain would make every claim hold: show it has a member.
+  const CheckResult inhabited = check(c, goal.domain, left());
+  if (inhabited.answer == z3::unsat) return finish(Verdict::Vacuous, "the domain has no member");
+  if (inhabited.answer == z3::unknown) return finish(Verdict::Unknown, "domain: " + inhabited.reason);
+  for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
+    const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
+    const CheckResult lemma = check(c, goal.domain && conjunction(c, known) && !goal.lemmas[i], left());
+    const std::string which = "lemma " + std::to_string(i + 1) + " (" + goal.lemmas[i].to_string().substr(0, 80) + ")";
+    if (lemma.answer == z3::sat) {
+      result.counterexample = counterexample(enc, goal, *lemma.model);
+      return finish(Verdict::Refuted, which + " fails");
+    }
+    if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
+  }
+  const z3::expr negated = goal.domain && conjunction(c, goal.lemmas) && !goal.holds;
+  CheckResult main = check(c, goal.abstracted.empty() ? negated : abstracted(c, goal, negated), left());
+  if (main.answer == z3::sat && !goal.abstracted.empty()) main = check(c, negated, left());
+  if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
+  if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
+  result.counterexample = counterexample(enc, goal, *main.model);
+  return finish(Verdict::Refuted, "");
+}
+
+std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
+  std::vector<const InvariantProof*> selected;
+  for (const InvariantProof& proof : invariant_proofs()) {
+    if (options.only.empty() ||
+        std::find(options.only.begin(), options.only.end(), proof.invariant) != options.only.end()) {
+      selected.push_back(&proof);
+    }
+  }
+  std::vector<InvariantResult> results(selected.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < selected.size(); i = next++) {
+      const InvariantProof& proof = *selected[i];
+      InvariantResult& out = results[i];
+      out = {std::string(proof.invariant), Verdict::NotProved, 0, std::string(proof.domain),
+             std::string(proof.not_proved_because), {}};
+      if (!proof.goals) continue;
+      z3::context c;  // one per invariant: Z3 contexts are not shared between threads
+      const Encoding enc(c, options.fault);
+      const auto start = Clock::now();
+      out.verdict = Verdict::Proved;
+      for (const Goal& goal : proof.goals(enc)) {
+        const double left = options.budget_seconds - std::chrono::duration<double>(Clock::now() - start).count();
+        GoalResult g = prove_goal(enc, goal, left);
+        // The worst verdict of the goals is the invariant's: refuted, vacuous, unknown, proved.
+        const auto rank = [](Verdict v) { return v == Verdict::Refuted ? 3 : v == Verdict::Vacuous ? 2 : v == Verdict::Unknown ? 1 : 0; };
+        if (rank(g.verdict) > rank(out.verdict)) out.verdict = g.verdict;
+        out.goals.push_back(std::move(g));
+      }
+      out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < std::max(1, options.threads); ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& w : workers) w.join();
+  return results;
+}
+
+}  // namespace tpcheck::prove
