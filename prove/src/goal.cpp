@@ -13,8 +13,13 @@ z3::expr Goals::flag(const char* name) {
 }
 
 Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
-  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, inputs_, std::move(calls)});
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, inputs_, std::move(calls)});
   return goals_.back();
+}
+
+z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
+  add(std::move(claim), domain, holds, std::move(calls));
+  return z3::implies(domain, holds);
 }
 
 z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R) {

@@ -5,6 +5,12 @@
 namespace tpcheck::prove {
 namespace {
 
+// The model computes the plan by segments: the prefill ranks split the heads
+// (P <= H) or replicate them (P > H); goals are stated for each.
+enum class PrefillSide { Splits, Replicates };
+constexpr PrefillSide kPrefillSides[] = {PrefillSide::Splits, PrefillSide::Replicates};
+std::string where(PrefillSide side) { return side == PrefillSide::Splits ? ", P <= H" : ", P > H"; }
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -14,20 +20,49 @@ struct PlanSetting {
   OperationTerm copies;
   z3::expr count;
   std::vector<z3::expr> own;  // heads(d, D, heads_total)
+  // The plan's own subterms (the same terms the encoding builds), which
+  // goals abstract: how many heads each prefill rank holds when they split,
+  // how many replicas each head has when they replicate, and the anchor.
+  z3::expr per_rank, replicas, anchor;
 
   explicit PlanSetting(Goals& g)
       : d(g.integer("d")), P(g.integer("P")), D(g.integer("D")), H(g.integer("H")), mla(g.flag("mla")),
         heads_total(z3::ite(mla, g.enc().num(1), H)),
         loadable(heads_shard(P, heads_total) && heads_shard(D, heads_total) && 0 <= d && d < D),
         copies(g.enc().plan_copies(d, P, D, H, mla)), count(copies.outcome.value[0]),
-        own(g.enc().heads(d, D, heads_total).value) {}
+        own(g.enc().heads(d, D, heads_total).value), per_rank(floor_div(heads_total, P)),
+        replicas(floor_div(P, heads_total)), anchor(floor_div(d * P, D)) {}
 
   std::vector<z3::expr> copy(const z3::expr& j) const { return copies.element(j); }
   ShownCall plan_call() const { return {"plan", {d, P, D, H, mla}}; }
-  // The model computes the plan by segments: prefill ranks splitting the
-  // heads (P <= H) or replicating them (P > H).
-  static constexpr const char* kSides[] = {"P <= H", "P > H"};
-  z3::expr side(const char* name) const { return name[2] == '<' ? P <= heads_total : P > heads_total; }
+  z3::expr on(PrefillSide side) const { return side == PrefillSide::Splits ? P <= heads_total : P > heads_total; }
+
+  // The shape of the plan's subterms on one side, proved once as a goal of
+  // its own: the decode rank's heads are a non-empty part of [0, H), and the
+  // prefill side splits H into P parts or replicates it P/H times exactly.
+  z3::expr shape_fact(Goals& g, PrefillSide side) const {
+    const bool splits = side == PrefillSide::Splits;
+    return g.fact("the decode rank's heads are a non-empty part of [0, H); the prefill ranks " +
+                      std::string(splits ? "split the heads into P equal parts" : "replicate each head P/H times") +
+                      where(side),
+                  loadable && on(side),
+                  0 <= own[0] && own[0] < own[1] && own[1] <= heads_total &&
+                      (splits ? per_rank >= 1 && per_rank * P == heads_total
+                              : replicas >= 1 && replicas * heads_total == P),
+                  {plan_call()});
+  }
+
+  z3::expr g_bool(bool v) const { return P.ctx().bool_val(v); }
+
+  // A goal on one side given its shape fact, the other side's case of the
+  // plan dropped, and those subterms abstracted;
+  // `lemmas` are the goal's own.
+  void simplify(Goal& goal, PrefillSide side, const z3::expr& shape, const std::vector<z3::expr>& lemmas = {}) const {
+    goal.given = {shape};
+    goal.lemmas = lemmas;
+    goal.rewrites = {{P <= heads_total, g_bool(side == PrefillSide::Splits)}};
+    goal.abstracted = {own[0], own[1], per_rank, replicas, anchor};
+  }
 };
 
 }  // namespace
@@ -39,19 +74,29 @@ std::vector<Goal> plan_partitions_the_decode_ranks_heads(const Encoding& e) {
   const auto a = s.copy(j), next = s.copy(j + 1), first = s.copy(e.num(0)), last = s.copy(s.count - 1);
   const OutcomeTerm page = e.heads(a[0], s.P, s.heads_total);
   const OutcomeTerm own = e.heads(s.d, s.D, s.heads_total);
-  for (const char* side : PlanSetting::kSides) {
-    const std::string where = std::string(", ") + side;
-    const z3::expr domain = s.loadable && s.side(side);
-    g.add("the plan of every decode rank succeeds with at least one copy" + where, domain,
+  for (const PrefillSide side : kPrefillSides) {
+    const z3::expr domain = s.loadable && s.on(side);
+    const bool splits = side == PrefillSide::Splits;
+    const z3::expr shape = s.shape_fact(g, side);
+    g.add("the plan of every decode rank succeeds with at least one copy" + where(side), domain,
           s.copies.outcome.ok && own.ok && s.count >= 1, {s.plan_call()});
-    g.add("the first copy starts at the decode rank's first head" + where, domain, first[1] == s.own[0], {s.plan_call()});
-    g.add("each copy ends where the next begins: no gap, no overlap" + where, domain && 0 <= j && j + 1 < s.count,
-          a[2] == next[1], {s.plan_call()});
-    g.add("the last copy ends at the decode rank's end head" + where, domain, last[2] == s.own[1], {s.plan_call()});
-    g.add("every copy is non-empty, from a prefill rank in [0, P) that holds its heads" + where,
-          domain && 0 <= j && j < s.count,
-          a[1] < a[2] && 0 <= a[0] && a[0] < s.P && page.ok && page.value[0] <= a[1] && a[2] <= page.value[1],
-          {s.plan_call(), {"heads", {a[0], s.P, s.heads_total}}});
+    s.simplify(g.add("the first copy starts at the decode rank's first head" + where(side), domain,
+                     first[1] == s.own[0], {s.plan_call()}), side, shape);
+    s.simplify(g.add("each copy ends where the next begins: no gap, no overlap" + where(side),
+                     domain && 0 <= j && j + 1 < s.count, a[2] == next[1], {s.plan_call()}), side, shape);
+    s.simplify(g.add("the last copy ends at the decode rank's end head" + where(side), domain, last[2] == s.own[1],
+                     {s.plan_call()}), side, shape);
+    const z3::expr copy_j = domain && 0 <= j && j < s.count;
+    s.simplify(g.add("every copy is non-empty" + where(side), copy_j, a[1] < a[2], {s.plan_call()}), side, shape);
+    s.simplify(g.add("every copy's source is a prefill rank in [0, P)" + where(side), copy_j, 0 <= a[0] && a[0] < s.P,
+                     {s.plan_call()}), side, shape);
+    // The source's page, [p * H/P, + H/P) when the heads split and [p // (P/H), + 1) when they are replicated.
+    const z3::expr page_first = splits ? a[0] * s.per_rank : floor_div(a[0], s.replicas);
+    const z3::expr page_size = splits ? s.per_rank : e.num(1);
+    s.simplify(g.add("every copy's source holds the heads it is asked for" + where(side), copy_j,
+                     page.ok && page.value[0] <= a[1] && a[2] <= page.value[1],
+                     {s.plan_call(), {"heads", {a[0], s.P, s.heads_total}}}),
+               side, shape, {page.value[0] == page_first, page.value[1] == page_first + page_size});
   }
   return g.take();
 }
@@ -63,14 +108,13 @@ std::vector<Goal> plan_follows_the_head_by_head_rule(const Encoding& e) {
   const auto a = s.copy(j), next = s.copy(j + 1);
   const OutcomeTerm holding = e.holders(h, s.P, s.heads_total);
   const z3::expr anchor = floor_div(s.d * s.P, s.D);
-  for (const char* side : PlanSetting::kSides) {
-    const std::string where = std::string(", ") + side;
-    const z3::expr domain = s.loadable && s.side(side);
-    g.add("every head h of a copy comes from its holder nearest to floor(d * P / D)" + where,
+  for (const PrefillSide side : kPrefillSides) {
+    const z3::expr domain = s.loadable && s.on(side);
+    g.add("every head h of a copy comes from its holder nearest to floor(d * P / D)" + where(side),
           domain && 0 <= j && j < s.count && a[1] <= h && h < a[2],
           holding.ok && a[0] == clamp(anchor, holding.value[0], holding.value[1] - 1),
           {s.plan_call(), {"holders", {h, s.P, s.heads_total}}});
-    g.add("neighbouring copies have different sources (equal neighbours are merged)" + where,
+    g.add("neighbouring copies have different sources (equal neighbours are merged)" + where(side),
           domain && 0 <= j && j + 1 < s.count, a[0] != next[0], {s.plan_call()});
   }
   return g.take();
@@ -121,9 +165,9 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
   const z3::expr divisible = e.remote_rank(s.d, s.D, s.P).ok;
   const std::vector<ShownCall> calls = {s.plan_call(), {"single_source_plan", {s.d, s.P, s.D, s.H, s.mla}},
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
-  for (const char* side : PlanSetting::kSides) {
-    const z3::expr domain = s.loadable && s.side(side);
-    g.add(std::string("MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible, ") + side,
+  for (const PrefillSide side : kPrefillSides) {
+    const z3::expr domain = s.loadable && s.on(side);
+    g.add("MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible" + where(side),
           domain, agrees == (guard_accepts && divisible), calls);
   }
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);

@@ -66,14 +66,21 @@ z3::expr conjunction(z3::context& c, const std::vector<z3::expr>& parts) {
   return all;
 }
 
-// The goal's claim with its abstracted subterms replaced by free constants.
-z3::expr abstracted(z3::context& c, const Goal& goal, const z3::expr& formula) {
+// A check with the goal's rewrites applied, then its abstracted subterms
+// replaced by free constants.
+z3::expr simplified_check(z3::context& c, const Goal& goal, const z3::expr& formula) {
   z3::expr_vector from(c), to(c);
-  for (std::size_t i = 0; i < goal.abstracted.size(); ++i) {
-    from.push_back(goal.abstracted[i]);
-    to.push_back(c.constant(("abstracted!" + std::to_string(i)).c_str(), goal.abstracted[i].get_sort()));
+  for (const auto& [a, b] : goal.rewrites) {
+    from.push_back(a);
+    to.push_back(b);
   }
-  return z3::expr(formula).substitute(from, to);
+  const auto rewrite = [&](const z3::expr& e) { return goal.rewrites.empty() ? e : z3::expr(e).substitute(from, to); };
+  z3::expr_vector abstract_from(c), abstract_to(c);
+  for (std::size_t i = 0; i < goal.abstracted.size(); ++i) {
+    abstract_from.push_back(rewrite(goal.abstracted[i]));  // the subterm as it reads after the rewrites
+    abstract_to.push_back(c.constant(("abstracted!" + std::to_string(i)).c_str(), goal.abstracted[i].get_sort()));
+  }
+  return rewrite(formula).substitute(abstract_from, abstract_to);
 }
 
 }  // namespace
@@ -104,9 +111,24 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   const CheckResult inhabited = check(c, goal.domain, left());
   if (inhabited.answer == z3::unsat) return finish(Verdict::Vacuous, "the domain has no member");
   if (inhabited.answer == z3::unknown) return finish(Verdict::Unknown, "domain: " + inhabited.reason);
+  // Each check first with the abstractions (unsat there is unsat here), then,
+  // unless that settled it, as stated: only that can give a counterexample.
+  const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
+  const auto settle = [&](const z3::expr& negated) {
+    CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
+    if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
+    return r;
+  };
+  for (const auto& [from, to] : goal.rewrites) {
+    const CheckResult equal = check(c, goal.domain && from != to, left());
+    if (equal.answer != z3::unsat) {
+      return finish(Verdict::Unknown, "rewrite of " + from.to_string().substr(0, 80) + " not shown to hold");
+    }
+  }
+  const z3::expr given = conjunction(c, goal.given);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
-    const CheckResult lemma = check(c, goal.domain && conjunction(c, known) && !goal.lemmas[i], left());
+    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
     const std::string which = "lemma " + std::to_string(i + 1) + " (" + goal.lemmas[i].to_string().substr(0, 80) + ")";
     if (lemma.answer == z3::sat) {
       result.counterexample = counterexample(enc, goal, *lemma.model);
@@ -114,9 +136,7 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
     }
     if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
   }
-  const z3::expr negated = goal.domain && conjunction(c, goal.lemmas) && !goal.holds;
-  CheckResult main = check(c, goal.abstracted.empty() ? negated : abstracted(c, goal, negated), left());
-  if (main.answer == z3::sat && !goal.abstracted.empty()) main = check(c, negated, left());
+  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds);
   if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
   if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
   result.counterexample = counterexample(enc, goal, *main.model);

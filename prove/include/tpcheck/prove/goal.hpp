@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <z3++.h>
@@ -27,11 +28,20 @@ struct Goal {
   // Facts proved from the domain first, in order, then assumed by the claim's
   // check: they help Z3 along non-linear steps without changing what is proved.
   std::vector<z3::expr> lemmas;
-  // Subterms the claim's check replaces by free constants (a stronger claim:
-  // it must hold for any value of them that satisfies the lemmas). When that
-  // is refuted, the check is repeated without it before a counterexample is
-  // reported.
+  // Facts that earlier goals of the same invariant prove (each as "their
+  // domain implies their claim"), assumed here without proof: the invariant
+  // counts as proved only when every one of its goals is.
+  std::vector<z3::expr> given;
+  // Subterms that every check first replaces by free constants: a stronger
+  // claim (it must hold for any value of them that satisfies the domain and
+  // the lemmas already proved), so unsat there is unsat as stated. When that
+  // does not settle it, the check is repeated as stated, which alone can give
+  // a counterexample.
   std::vector<z3::expr> abstracted;
+  // Subterms equal on the domain to simpler ones (a case condition to true or
+  // false): proved equal first, then replaced in every check. A model of a
+  // rewritten check is a model of the check as stated.
+  std::vector<std::pair<z3::expr, z3::expr>> rewrites;
   std::vector<z3::expr> inputs;  // shown by name with a counterexample
   std::vector<ShownCall> calls;
 };
@@ -46,6 +56,8 @@ class Goals {
   // Adds a goal over every input declared so far; returns it for lemmas and
   // abstractions.
   Goal& add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
+  // Adds a goal whose claim later goals may be given: returns "domain implies holds".
+  z3::expr fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
   std::vector<Goal> take() { return std::move(goals_); }
 
  private:
