@@ -22,9 +22,10 @@ namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kProveUsage =
-    "usage: tpcheck prove [--json] [--only NAME]... [--budget SECONDS] [--threads N]\n"
+    "usage: tpcheck prove [--json] [--goals] [--only NAME]... [--budget SECONDS] [--threads N]\n"
     "  Proves each invariant of SPEC §9 that is a statement over a fixed number of integers\n"
     "  with Z3, for unbounded integers, and lists the others with the reason.\n"
+    "  --goals: list every goal with its verdict and time, not only those not proved\n"
     "  --budget: seconds per invariant before its checks give up (default 10)\n"
     "  --threads: invariants proved at once (default: one per core)\n"
     "  Exit 0 only when every provable invariant is proved; 1 otherwise; 2 on a usage error.\n";
@@ -32,6 +33,7 @@ constexpr const char* kProveUsage =
 struct ProveOptions {
   prove::RunOptions run;
   bool json = false;
+  bool all_goals = false;
   bool help = false;
 };
 
@@ -42,6 +44,8 @@ std::variant<ProveOptions, std::string> parse_prove_options(const std::vector<st
     const std::string& a = args[i];
     if (a == "--json") {
       o.json = true;
+    } else if (a == "--goals") {
+      o.all_goals = true;
     } else if (a == "--help" || a == "-h") {
       o.help = true;
     } else if (a == "--only" || a == "--budget" || a == "--threads") {
@@ -75,7 +79,7 @@ std::string seconds_text(double s) {
   return out.str();
 }
 
-void print_text(const std::vector<prove::InvariantResult>& results) {
+void print_text(const std::vector<prove::InvariantResult>& results, bool all_goals) {
   for (const auto& r : results) {
     std::cout << std::left << std::setw(50) << r.invariant << std::setw(12) << prove::verdict_name(r.verdict)
               << std::right;
@@ -83,10 +87,12 @@ void print_text(const std::vector<prove::InvariantResult>& results) {
       std::cout << "  " << r.reason << "\n";
       continue;
     }
-    std::cout << std::setw(8) << seconds_text(r.seconds) << "  (" << r.goals.size() << " goals)\n";
+    std::cout << std::setw(8) << seconds_text(r.seconds) << "  (CPU " << seconds_text(r.cpu_seconds) << ", "
+              << r.goals.size() << " goals)\n";
     for (const auto& g : r.goals) {
-      if (g.verdict == prove::Verdict::Proved) continue;
-      std::cout << "    " << prove::verdict_name(g.verdict) << ": " << g.claim << "\n";
+      if (g.verdict == prove::Verdict::Proved && !all_goals) continue;
+      std::cout << "    " << prove::verdict_name(g.verdict) << " in " << seconds_text(g.seconds) << " (CPU "
+                << seconds_text(g.cpu_seconds) << "): " << g.claim << "\n";
       if (!g.reason.empty()) std::cout << "      " << g.reason << "\n";
       if (!g.counterexample) continue;
       std::cout << "      counterexample:";
@@ -103,13 +109,13 @@ void print_json(const std::vector<prove::InvariantResult>& results, double secon
     const auto& r = results[i];
     std::cout << (i ? ", " : "") << "{\"name\": " << json_string(r.invariant)
               << ", \"verdict\": " << json_string(std::string(prove::verdict_name(r.verdict)))
-              << ", \"seconds\": " << r.seconds << ", \"domain\": " << json_string(r.domain)
+              << ", \"seconds\": " << r.seconds << ", \"cpu_seconds\": " << r.cpu_seconds << ", \"domain\": " << json_string(r.domain)
               << ", \"reason\": " << json_string(r.reason) << ", \"goals\": [";
     for (std::size_t j = 0; j < r.goals.size(); ++j) {
       const auto& g = r.goals[j];
       std::cout << (j ? ", " : "") << "{\"claim\": " << json_string(g.claim)
                 << ", \"verdict\": " << json_string(std::string(prove::verdict_name(g.verdict)))
-                << ", \"seconds\": " << g.seconds << ", \"reason\": " << json_string(g.reason)
+                << ", \"seconds\": " << g.seconds << ", \"cpu_seconds\": " << g.cpu_seconds << ", \"reason\": " << json_string(g.reason)
                 << ", \"counterexample\": ";
       if (!g.counterexample) {
         std::cout << "null}";
@@ -159,7 +165,7 @@ int prove_command(const std::vector<std::string>& args) {
   if (o.json) {
     print_json(results, seconds);
   } else {
-    print_text(results);
+    print_text(results, o.all_goals);
     std::cout << "prove: " << proved << " of " << provable << " provable invariants proved, " << refuted
               << " refuted, " << (provable - proved - refuted) << " unknown or vacuous, "
               << (results.size() - static_cast<std::size_t>(provable)) << " not provable; " << seconds_text(seconds)

@@ -22,6 +22,29 @@ z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& 
   return z3::implies(domain, holds);
 }
 
+void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {
+  const z3::expr q = floor_div(num, den);
+  goal.lemmas.push_back(den * q <= num && num < den * q + den);
+  goal.abstracted.push_back(q);
+}
+
+void abstract_remainder(Goal& goal, const z3::expr& num, const z3::expr& den) {
+  const z3::expr q = floor_div(num, den), m = floor_mod(num, den);
+  goal.lemmas.push_back(num == den * q + m && 0 <= m && m < den);
+  goal.abstracted.push_back(q);
+  goal.abstracted.push_back(m);
+}
+
+Quotients quotients(z3::context& c, const std::vector<std::pair<z3::expr, z3::expr>>& num_den) {
+  Quotients out{c.bool_val(true), {}};
+  for (const auto& [num, den] : num_den) {
+    const z3::expr q = floor_div(num, den);
+    out.definitions = out.definitions && den * q <= num && num < den * q + den;
+    out.terms.push_back(q);
+  }
+  return out;
+}
+
 z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R) {
   return L >= 1 && R >= 1 && r >= 0 && r < L;
 }

@@ -17,25 +17,6 @@ std::vector<Goal> count_errors_fire_exactly_where_due(const Encoding& e) {
   return g.take();
 }
 
-std::vector<Goal> single_readers_equal_the_maps_preimages(const Encoding& e) {
-  Goals g(e);
-  const z3::expr p = g.integer("p"), P = g.integer("P"), D = g.integer("D");
-  const z3::expr a = g.integer("a"), b = g.integer("b");
-  // The decode ranks mapped to p by the monotone map d -> remote_rank(d, D, P)
-  // (RankMapsAreMonotone) are [a, b): a the first d mapped to >= p, b the
-  // first mapped to >= p + 1 (D when none is).
-  const auto boundary = [&](const z3::expr& x, const z3::expr& t) {
-    const OutcomeTerm here = e.remote_rank(x, D, P), before = e.remote_rank(x - 1, D, P);
-    return 0 <= x && x <= D && (x == D || (here.ok && here.value[0] >= t)) && (x == 0 || (before.ok && before.value[0] < t));
-  };
-  const OutcomeTerm count = e.single_readers(p, P, D);
-  g.add("single_readers(p, P, D) is the number of decode ranks d with remote_rank(d, D, P) == p",
-        divisible_pair(P, D) && 0 <= p && p < P && boundary(a, p) && boundary(b, p + 1),
-        count.ok && count.value[0] == b - a,
-        {{"single_readers", {p, P, D}}, {"remote_rank", {a, D, P}}, {"remote_rank", {b - 1, D, P}}});
-  return g.take();
-}
-
 std::vector<Goal> port_errors_fire_exactly_where_due(const Encoding& e) {
   Goals g(e);
   const z3::expr dp = g.integer("dp"), t = g.integer("t"), T = g.integer("T");

@@ -18,6 +18,33 @@ z3::expr boundary(const z3::expr& x, const z3::expr& t, const z3::expr& L, Map m
          (x == 0 || (before.ok && before.value[0] < t));
 }
 
+// The three cases of remote_rank(x, L, R) on a divisible pair: L == R maps x
+// to x, L > R to x // (L/R), L < R to x * (R/L).
+enum class StrictCase { Equal, LocalLarger, RemoteLarger };
+constexpr StrictCase kStrictCases[] = {StrictCase::Equal, StrictCase::LocalLarger, StrictCase::RemoteLarger};
+
+z3::expr strict_case(StrictCase c, const z3::expr& L, const z3::expr& R) {
+  return c == StrictCase::Equal ? L == R : c == StrictCase::LocalLarger ? L > R : L < R;
+}
+
+// Focuses a goal on one case of remote_rank(x, L, R) for the ranks x it looks
+// at: the other cases' branches are dropped, the ratio of the sizes and the
+// quotients x // (L/R) become constants bound by their definitions.
+void focus_strict_case(Goal& goal, StrictCase c, const z3::expr& L, const z3::expr& R,
+                       const std::vector<z3::expr>& ranks) {
+  z3::context& ctx = L.ctx();
+  goal.rewrites.emplace_back(L == R, ctx.bool_val(c == StrictCase::Equal));
+  goal.rewrites.emplace_back(R > L, ctx.bool_val(c == StrictCase::RemoteLarger));
+  if (c == StrictCase::Equal) return;
+  const bool remote_larger = c == StrictCase::RemoteLarger;
+  const z3::expr larger = remote_larger ? R : L, smaller = remote_larger ? L : R;
+  goal.lemmas.push_back(floor_div(larger, smaller) * smaller == larger);
+  abstract_quotient(goal, larger, smaller);
+  if (!remote_larger) {
+    for (const z3::expr& x : ranks) abstract_quotient(goal, x, floor_div(L, R));
+  }
+}
+
 }  // namespace
 
 std::vector<Goal> mapped_rank_stays_in_bounds(const Encoding& e) {
@@ -63,29 +90,56 @@ std::vector<Goal> every_remote_rank_has_balanced_fan_in(const Encoding& e) {
   const z3::expr r = g.integer("r");
   g.add("general_rank succeeds on every valid rank (the fan-in search needs it)", valid_rank(r, L, R),
         e.general_rank(r, L, R).ok, {{"general_rank", {r, L, R}}});
-  const z3::expr a = g.integer("a"), b = g.integer("b");
-  const auto general = [&](const z3::expr& x) { return e.general_rank(x, L, R); };
-  const auto strict = [&](const z3::expr& x) { return e.remote_rank(x, L, R); };
-  const z3::expr remote = L >= 1 && R >= 1 && 0 <= q && q < R;
-  const z3::expr preimage = remote && boundary(a, q, L, general) && boundary(b, q + 1, L, general);
-  const z3::expr count = b - a;
-  const std::vector<ShownCall> around = {{"general_rank", {a - 1, L, R}}, {"general_rank", {a, L, R}},
-                                         {"general_rank", {b - 1, L, R}}, {"general_rank", {b, L, R}}};
-  g.add("under the general map every remote rank has at least floor(L/R) preimages", preimage,
-        count >= floor_div(L, R), around);
-  g.add("under the general map every remote rank has at most ceil(L/R) preimages", preimage,
-        count <= floor_div(L - 1, R) + 1, around);
-  g.add("the general map is onto when L >= R", preimage && L >= R, count >= 1, around);
-  g.add("the general map is one-to-one when L <= R", preimage && L <= R, count <= 1, around);
   g.add("remote_rank succeeds on every valid rank of a divisible pair", valid_rank(r, L, R) && divisible_pair(L, R),
         e.remote_rank(r, L, R).ok, {{"remote_rank", {r, L, R}}});
+  const z3::expr a = g.integer("a"), b = g.integer("b");
+  const z3::expr remote = L >= 1 && R >= 1 && 0 <= q && q < R;
+  const z3::expr count = b - a;
+  const std::vector<z3::expr> ends = {a - 1, a, b - 1, b};  // the ranks the boundaries look at
+
+  // The general map, floor(x * R / L): its quotients at the boundaries, and
+  // floor(L/R), ceil(L/R) = floor((L-1)/R) + 1, become constants bound by
+  // their definitions.
+  const auto general = [&](const z3::expr& x) { return e.general_rank(x, L, R); };
+  const z3::expr preimage = remote && boundary(a, q, L, general) && boundary(b, q + 1, L, general);
+  std::vector<ShownCall> around;
+  for (const z3::expr& x : ends) around.push_back({"general_rank", {x, L, R}});
+  std::vector<std::pair<z3::expr, z3::expr>> divisions = {{L, R}, {L - 1, R}};
+  for (const z3::expr& x : ends) divisions.emplace_back(x * R, L);
+  const Quotients general_quotients = quotients(e.ctx(), divisions);
+  const z3::expr defined = g.fact("the general map's quotients at the boundaries, floor(L/R) and floor((L-1)/R) are bound by their definitions",
+                                  L >= 1 && R >= 1, general_quotients.definitions, around);
+  // Each goal returns its claim as a fact for the later ones.
+  const auto general_goal = [&](std::string claim, const z3::expr& domain, const z3::expr& holds,
+                                 std::vector<z3::expr> given) {
+    Goal& goal = g.add(std::move(claim), domain, holds, around);
+    goal.given = std::move(given);
+    goal.abstracted = general_quotients.terms;
+    return z3::implies(domain, holds);
+  };
+  const z3::expr lower = general_goal("under the general map every remote rank has at least floor(L/R) preimages",
+                                      preimage, count >= floor_div(L, R), {defined});
+  const z3::expr upper = general_goal("under the general map every remote rank has at most ceil(L/R) preimages",
+                                      preimage, count <= floor_div(L - 1, R) + 1, {defined});
+  general_goal("the general map is onto when L >= R", preimage && L >= R, count >= 1, {defined, lower});
+  general_goal("the general map is one-to-one when L <= R", preimage && L <= R, count <= 1, {defined, upper});
+
+  // The strict map on divisible pairs, one case of remote_rank at a time:
+  // L == R maps r to r, L > R to r // (L/R), L < R to r * (R/L).
+  const auto strict = [&](const z3::expr& x) { return e.remote_rank(x, L, R); };
   const z3::expr strict_preimage =
       remote && divisible_pair(L, R) && boundary(a, q, L, strict) && boundary(b, q + 1, L, strict);
-  const std::vector<ShownCall> strict_around = {{"remote_rank", {a - 1, L, R}}, {"remote_rank", {a, L, R}},
-                                                {"remote_rank", {b - 1, L, R}}, {"remote_rank", {b, L, R}}};
-  g.add("under the strict map every remote rank has exactly L/R preimages when L >= R", strict_preimage && L >= R,
-        count == floor_div(L, R), strict_around);
-  g.add("the strict map is one-to-one when L <= R", strict_preimage && L <= R, count <= 1, strict_around);
+  std::vector<ShownCall> strict_around;
+  for (const z3::expr& x : ends) strict_around.push_back({"remote_rank", {x, L, R}});
+  const auto strict_goal = [&](std::string claim, StrictCase c, const z3::expr& holds) {
+    focus_strict_case(g.add(std::move(claim), strict_preimage && strict_case(c, L, R), holds, strict_around), c, L, R,
+                      ends);
+  };
+  strict_goal("under the strict map every remote rank has exactly one preimage when L == R", StrictCase::Equal,
+              count == 1);
+  strict_goal("under the strict map every remote rank has exactly L/R preimages when L > R", StrictCase::LocalLarger,
+              count == floor_div(L, R));
+  strict_goal("the strict map is one-to-one when L < R", StrictCase::RemoteLarger, count <= 1);
   return g.take();
 }
 
@@ -159,6 +213,38 @@ std::vector<Goal> general_map_agrees_with_strict_map(const Encoding& e) {
     g.add(std::string("general_rank(r, L, R) == remote_rank(r, L, R) wherever remote_rank succeeds, ") + side,
           strict.ok && which, general.ok && general.value[0] == strict.value[0],
           {{"remote_rank", {r, L, R}}, {"general_rank", {r, L, R}}});
+  }
+  return g.take();
+}
+
+std::vector<Goal> single_readers_equal_the_maps_preimages(const Encoding& e) {
+  Goals g(e);
+  const z3::expr p = g.integer("p"), P = g.integer("P"), D = g.integer("D");
+  const z3::expr a = g.integer("a"), b = g.integer("b");
+  // The decode ranks mapped to p by the monotone map d -> remote_rank(d, D, P)
+  // (RankMapsAreMonotone) are [a, b): a the first d mapped to >= p, b the
+  // first mapped to >= p + 1 (D when none is).
+  const auto strict = [&](const z3::expr& x) { return e.remote_rank(x, D, P); };
+  const z3::expr preimage =
+      divisible_pair(P, D) && 0 <= p && p < P && boundary(a, p, D, strict) && boundary(b, p + 1, D, strict);
+  const OutcomeTerm count = e.single_readers(p, P, D);
+  for (const StrictCase c : kStrictCases) {
+    Goal& goal = g.add("single_readers(p, P, D) is the number of decode ranks d with remote_rank(d, D, P) == p, " +
+                           std::string(c == StrictCase::Equal         ? "D == P"
+                                       : c == StrictCase::LocalLarger ? "D > P"
+                                                                      : "D < P"),
+                       preimage && strict_case(c, D, P), count.ok && count.value[0] == b - a,
+                       {{"single_readers", {p, P, D}}, {"remote_rank", {a, D, P}}, {"remote_rank", {b - 1, D, P}}});
+    focus_strict_case(goal, c, D, P, {a - 1, a, b - 1, b});
+    goal.rewrites.emplace_back(D >= P, e.ctx().bool_val(c != StrictCase::RemoteLarger));
+    if (c == StrictCase::RemoteLarger) {
+      // d -> d * k with k = P/D: the ranks mapped to p and past it start at
+      // ceil(p / k) and p // k + 1.
+      const z3::expr k = floor_div(P, D);
+      abstract_remainder(goal, p, k);
+      goal.lemmas.push_back(a == floor_div(p, k) + z3::ite(floor_mod(p, k) == 0, e.num(0), e.num(1)));
+      goal.lemmas.push_back(b == floor_div(p, k) + 1);
+    }
   }
   return g.take();
 }

@@ -6,12 +6,22 @@
 #include <chrono>
 #include <thread>
 
+#include <time.h>
+
 #include "tpcheck/prove/operations.hpp"
 
 namespace tpcheck::prove {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Z3 runs a check in the calling thread, so this thread's CPU time is what
+// the checks cost, whatever else the machine runs.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 struct CheckResult {
   z3::check_result answer;
@@ -99,12 +109,14 @@ std::string_view verdict_name(Verdict v) {
 GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   z3::context& c = enc.ctx();
   const auto start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
   const auto left = [&] { return seconds - std::chrono::duration<double>(Clock::now() - start).count(); };
-  GoalResult result{goal.claim, Verdict::Proved, 0, "", std::nullopt};
+  GoalResult result{goal.claim, Verdict::Proved, 0, 0, "", std::nullopt};
   const auto finish = [&](Verdict v, std::string reason) {
     result.verdict = v;
     result.reason = std::move(reason);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.cpu_seconds = thread_cpu_seconds() - cpu_start;
     return result;
   };
   // An empty domain would make every claim hold: show it has a member.
@@ -157,7 +169,7 @@ std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
     for (std::size_t i = next++; i < selected.size(); i = next++) {
       const InvariantProof& proof = *selected[i];
       InvariantResult& out = results[i];
-      out = {std::string(proof.invariant), Verdict::NotProved, 0, std::string(proof.domain),
+      out = {std::string(proof.invariant), Verdict::NotProved, 0, 0, std::string(proof.domain),
              std::string(proof.not_proved_because), {}};
       if (!proof.goals) continue;
       z3::context c;  // one per invariant: Z3 contexts are not shared between threads
@@ -170,6 +182,7 @@ std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
         // The worst verdict of the goals is the invariant's: refuted, vacuous, unknown, proved.
         const auto rank = [](Verdict v) { return v == Verdict::Refuted ? 3 : v == Verdict::Vacuous ? 2 : v == Verdict::Unknown ? 1 : 0; };
         if (rank(g.verdict) > rank(out.verdict)) out.verdict = g.verdict;
+        out.cpu_seconds += g.cpu_seconds;
         out.goals.push_back(std::move(g));
       }
       out.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -66,6 +66,24 @@ class Goals {
   std::vector<Goal> goals_;
 };
 
+// Replaces floor_div(num, den) (as the encoding builds it) by a free
+// constant q bound by its definition, den * q <= num < den * q + den: a lemma
+// proved first, so den must be positive wherever the goal's domain holds.
+// This keeps Z3 away from division, which is where non-linear goals get slow.
+void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den);
+
+// The same for floor_mod(num, den) and floor_div(num, den) together:
+// num == den * q + m with 0 <= m < den.
+void abstract_remainder(Goal& goal, const z3::expr& num, const z3::expr& den);
+
+// The same for several goals: the definitions of floor_div(num, den) for
+// each pair (for a fact proved once), and the quotient terms to abstract.
+struct Quotients {
+  z3::expr definitions;
+  std::vector<z3::expr> terms;
+};
+Quotients quotients(z3::context& c, const std::vector<std::pair<z3::expr, z3::expr>>& num_den);
+
 // Shared wordings of the model's preconditions.
 z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R);  // L, R >= 1, 0 <= r < L
 // SPEC §1/§3: both positive and the larger a multiple of the smaller (properties' divisible_pair).

@@ -28,7 +28,8 @@ struct Counterexample {
 struct GoalResult {
   std::string claim;
   Verdict verdict;
-  double seconds;
+  double seconds;      // wall clock
+  double cpu_seconds;  // this thread's CPU time: what the goal costs on an idle core
   std::string reason;  // why unknown or vacuous, or which lemma a counterexample refutes
   std::optional<Counterexample> counterexample;
 };
@@ -37,6 +38,7 @@ struct InvariantResult {
   std::string invariant;
   Verdict verdict;
   double seconds;
+  double cpu_seconds;
   std::string domain;
   std::string reason;  // not proved: why
   std::vector<GoalResult> goals;
