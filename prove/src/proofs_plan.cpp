@@ -11,6 +11,11 @@ enum class PrefillSide { Splits, Replicates };
 constexpr PrefillSide kPrefillSides[] = {PrefillSide::Splits, PrefillSide::Replicates};
 std::string where(PrefillSide side) { return side == PrefillSide::Splits ? ", P <= H" : ", P > H"; }
 
+// The decode side too holds its heads split (D <= H) or replicated (D > H).
+enum class DecodeSide { Splits, Replicates };
+constexpr DecodeSide kDecodeSides[] = {DecodeSide::Splits, DecodeSide::Replicates};
+std::string where(DecodeSide side) { return side == DecodeSide::Splits ? ", D <= H" : ", D > H"; }
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -24,6 +29,9 @@ struct PlanSetting {
   // goals abstract: how many heads each prefill rank holds when they split,
   // how many replicas each head has when they replicate, and the anchor.
   z3::expr per_rank, replicas, anchor;
+  // The same on the decode side, and the decode rank's first head when the
+  // decode side replicates, d // (D/H).
+  z3::expr per_decode_rank, decode_replicas, replica_head;
 
   explicit PlanSetting(Goals& g)
       : d(g.integer("d")), P(g.integer("P")), D(g.integer("D")), H(g.integer("H")), mla(g.flag("mla")),
@@ -31,7 +39,8 @@ struct PlanSetting {
         loadable(heads_shard(P, heads_total) && heads_shard(D, heads_total) && 0 <= d && d < D),
         copies(g.enc().plan_copies(d, P, D, H, mla)), count(copies.outcome.value[0]),
         own(g.enc().heads(d, D, heads_total).value), per_rank(floor_div(heads_total, P)),
-        replicas(floor_div(P, heads_total)), anchor(floor_div(d * P, D)) {}
+        replicas(floor_div(P, heads_total)), anchor(floor_div(d * P, D)), per_decode_rank(floor_div(heads_total, D)),
+        decode_replicas(floor_div(D, heads_total)), replica_head(floor_div(d, decode_replicas)) {}
 
   std::vector<z3::expr> copy(const z3::expr& j) const { return copies.element(j); }
   ShownCall plan_call() const { return {"plan", {d, P, D, H, mla}}; }
@@ -53,6 +62,34 @@ struct PlanSetting {
   }
 
   z3::expr g_bool(bool v) const { return P.ctx().bool_val(v); }
+  z3::expr ctx_true() const { return g_bool(true); }
+  z3::expr on(DecodeSide side) const { return side == DecodeSide::Splits ? D <= heads_total : D > heads_total; }
+
+  // The decode rank's heads exactly, proved once as a goal of its own:
+  // [d * (H/D), + H/D) when the decode side splits, [d // (D/H), + 1) when it
+  // replicates.
+  z3::expr decode_fact(Goals& g, DecodeSide side) const {
+    const bool splits = side == DecodeSide::Splits;
+    return g.fact(std::string("the decode rank holds heads ") +
+                      (splits ? "[d * (H/D), + H/D)" : "[d // (D/H), + 1)") + where(side),
+                  loadable && on(side),
+                  splits ? per_decode_rank >= 1 && per_decode_rank * D == heads_total &&
+                               own[0] == d * per_decode_rank && own[1] == own[0] + per_decode_rank
+                         : decode_replicas >= 1 && decode_replicas * heads_total == D &&
+                               decode_replicas * replica_head <= d && d < decode_replicas * replica_head + decode_replicas &&
+                               own[0] == replica_head && own[1] == own[0] + 1,
+                  {plan_call()});
+  }
+
+  // A goal on one pair of sides given both shape facts, with the decode
+  // side's subterms abstracted as well.
+  void simplify(Goal& goal, PrefillSide side, DecodeSide decode_side, const z3::expr& shape,
+                const z3::expr& decode_shape, const std::vector<z3::expr>& lemmas = {}) const {
+    simplify(goal, side, shape, lemmas);
+    goal.given.push_back(decode_shape);
+    goal.rewrites.emplace_back(D <= heads_total, g_bool(decode_side == DecodeSide::Splits));
+    goal.abstracted.insert(goal.abstracted.end(), {per_decode_rank, decode_replicas, replica_head});
+  }
 
   // A goal on one side given its shape fact, the other side's case of the
   // plan dropped, and those subterms abstracted;
@@ -128,30 +165,148 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
   const z3::expr domain = s.loadable && window.ok;
   const auto a = s.copy(j), next = s.copy(j + 1), first = s.copy(e.num(0)), last = s.copy(s.count - 1);
   const std::vector<ShownCall> calls = {s.plan_call(), {"window", {s.d, s.D, s.P}}};
+  const z3::expr shape[] = {s.shape_fact(g, PrefillSide::Splits), s.shape_fact(g, PrefillSide::Replicates)};
+  const z3::expr decode_shape[] = {s.decode_fact(g, DecodeSide::Splits), s.decode_fact(g, DecodeSide::Replicates)};
+  const auto on_sides = [&](Goal& goal, PrefillSide side, DecodeSide decode_side, const std::vector<z3::expr>& lemmas) {
+    s.simplify(goal, side, decode_side, shape[side == PrefillSide::Replicates],
+               decode_shape[decode_side == DecodeSide::Replicates], lemmas);
+  };
+  // The first head of prefill rank x: x * (H/P) when the prefill side
+  // splits, x // (P/H) when it replicates (the encoding's floor(x * H / P)).
+  const auto page_first = [&](const z3::expr& x, PrefillSide side) {
+    return e.heads(x, s.P, s.heads_total).value[0] == (side == PrefillSide::Splits ? x * s.per_rank : floor_div(x, s.replicas));
+  };
+
   // D >= P: one source, d // (D/P), at offset first(d) - first(p).
   const z3::expr per_source = floor_div(s.D, s.P);
+  const z3::expr source = floor_div(s.d, per_source);
+  z3::expr one_source = s.ctx_true();
+  for (const PrefillSide side : kPrefillSides) {
+    for (const DecodeSide decode_side : kDecodeSides) {
+      if (side == PrefillSide::Replicates && decode_side == DecodeSide::Splits) continue;  // D <= H < P: not D >= P
+      Goal& goal = g.add("D >= P: the plan has one copy, from d // (D/P), starting at the decode rank's first head" +
+                             where(side) + where(decode_side),
+                         domain && s.D >= s.P && s.on(side) && s.on(decode_side),
+                         s.count == 1 && first[0] == source && first[1] == s.own[0], calls);
+      one_source = one_source && z3::implies(goal.domain, goal.holds);
+      on_sides(goal, side, decode_side, {per_source * s.P == s.D});
+      abstract_quotient(goal, s.D, s.P);
+      abstract_quotient(goal, s.d, per_source);
+      if (side == PrefillSide::Splits) {
+        // A prefill page is D/P decode pages (or D/P decode replicas of its
+        // heads): d's heads lie in the page of d // (D/P).
+        goal.lemmas.push_back(decode_side == DecodeSide::Splits ? s.per_rank == s.per_decode_rank * per_source
+                                                                : per_source == s.decode_replicas * s.per_rank);
+        abstract_quotient(goal, s.own[0], s.per_rank);
+        abstract_quotient(goal, s.own[1] - 1, s.per_rank);
+        goal.lemmas.push_back(floor_div(s.own[0], s.per_rank) == source);
+        goal.lemmas.push_back(floor_div(s.own[1] - 1, s.per_rank) == source);
+      } else {
+        // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
+        goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+        goal.lemmas.push_back(s.anchor == source);
+        abstract_quotient(goal, source, s.replicas);
+        goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
+      }
+    }
+  }
   const OutcomeTerm page = e.heads(first[0], s.P, s.heads_total);
-  g.add("D >= P: the plan has one copy, from d // (D/P), starting at the decode rank's first head",
-        domain && s.D >= s.P, s.count == 1 && first[0] == floor_div(s.d, per_source) && first[1] == s.own[0], calls);
-  g.add("D >= P and D <= H: the copy starts d % (D/P) pages of d into its source's page",
-        domain && s.D >= s.P && s.D <= s.heads_total,
-        page.ok && s.own[0] - page.value[0] == floor_mod(s.d, per_source) * (s.own[1] - s.own[0]), calls);
+  Goal& offset = g.add("D >= P and D <= H: the copy starts d % (D/P) pages of d into its source's page",
+                       domain && s.D >= s.P && s.D <= s.heads_total,
+                       page.ok && s.own[0] - page.value[0] == floor_mod(s.d, per_source) * (s.own[1] - s.own[0]), calls);
+  on_sides(offset, PrefillSide::Splits, DecodeSide::Splits,
+           {per_source * s.P == s.D, s.per_rank == s.per_decode_rank * per_source, page_first(first[0], PrefillSide::Splits)});
+  offset.given.push_back(one_source);
+  offset.rewrites.emplace_back(s.P <= s.heads_total, e.ctx().bool_val(true));  // D <= H and P <= D
+  abstract_quotient(offset, s.D, s.P);
+  abstract_remainder(offset, s.d, per_source);
+
   // D < P: NIXL reads the first rank of each distinct head range inside the
-  // window, in order. A rank of the window starts a range when it is the
-  // window's first or holds other heads than the rank before it.
+  // window [d * (P/D), + P/D), in order. A rank of the window starts a range
+  // when it is the window's first or holds other heads than the rank before it.
   const auto starts_range = [&](const z3::expr& p) {
     const OutcomeTerm here = e.heads(p, s.P, s.heads_total), before = e.heads(p - 1, s.P, s.heads_total);
     return p == window.value[0] || here.value[0] != before.value[0] || here.value[1] != before.value[1];
   };
-  const z3::expr narrow = domain && s.D < s.P;
-  g.add("D < P: every source lies in window(d, D, P) and starts a head range there", narrow && 0 <= j && j < s.count,
-        within(a[0], window.value) && starts_range(a[0]), calls);
-  g.add("D < P: the first source is the window's first rank", narrow, first[0] == window.value[0], calls);
-  g.add("D < P: sources increase, and no rank between two neighbouring sources starts a head range",
-        narrow && 0 <= j && j + 1 < s.count, a[0] < next[0] && z3::implies(a[0] < q && q < next[0], !starts_range(q)),
-        calls);
-  g.add("D < P: no rank of the window after the last source starts a head range",
-        narrow && last[0] < q && q < window.value[1], !starts_range(q), calls);
+  const z3::expr width = floor_div(s.P, s.D);
+  for (const PrefillSide side : kPrefillSides) {
+    for (const DecodeSide decode_side : kDecodeSides) {
+      if (side == PrefillSide::Splits && decode_side == DecodeSide::Replicates) continue;  // P <= H < D: not D < P
+      const z3::expr narrow = domain && s.D < s.P && s.on(side) && s.on(decode_side);
+      const bool split = side == PrefillSide::Splits, decode_split = decode_side == DecodeSide::Splits;
+      // How the sizes relate, and where the plan's sources are, on these sides.
+      std::vector<z3::expr> sizes = {width * s.D == s.P, window.value[0] == s.d * width,
+                                     window.value[1] == s.d * width + width};
+      if (split) {
+        sizes.push_back(s.per_decode_rank == s.per_rank * width);
+        sizes.push_back(floor_div(s.own[0], s.per_rank) == s.d * width);
+        sizes.push_back(floor_div(s.own[1] - 1, s.per_rank) == s.d * width + width - 1);
+      } else if (decode_split) {
+        sizes.push_back(width == s.replicas * s.per_decode_rank);
+        sizes.push_back(s.anchor == s.d * width);
+      } else {
+        sizes.push_back(s.replicas == width * s.decode_replicas);
+        sizes.push_back(s.anchor == s.d * width);
+        sizes.push_back(s.replica_head * s.replicas <= s.d * width);
+        sizes.push_back(s.d * width + width <= s.replica_head * s.replicas + s.replicas);
+      }
+      // The sizes, proved once for the case, then given to its goals.
+      const auto focus = [&](Goal& goal, const std::vector<z3::expr>& lemmas) {
+        on_sides(goal, side, decode_side, lemmas);
+        goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(false));
+        abstract_quotient(goal, s.P, s.D);
+      };
+      z3::expr all_sizes = e.ctx().bool_val(true);
+      for (const z3::expr& f : sizes) all_sizes = all_sizes && f;
+      Goal& sizes_goal = g.add("D < P: how the sizes relate and where the sources start" + where(side) + where(decode_side),
+                               narrow, all_sizes, calls);
+      focus(sizes_goal, {});
+      sizes_goal.lemmas.insert(sizes_goal.lemmas.begin(), sizes.begin(), sizes.end() - 1);
+      const z3::expr sized = z3::implies(narrow, all_sizes);
+      const auto goal = [&](std::string claim, const z3::expr& goal_domain, const z3::expr& holds,
+                            const std::vector<z3::expr>& more) {
+        Goal& g_ = g.add("D < P: " + claim + where(side) + where(decode_side), goal_domain, holds, calls);
+        focus(g_, more);
+        g_.given.push_back(sized);
+      };
+      const z3::expr copy_j = narrow && 0 <= j && j < s.count, pair_j = narrow && 0 <= j && j + 1 < s.count;
+      const z3::expr after_last = narrow && last[0] < q && q < window.value[1];
+      const z3::expr between = a[0] < q && q < next[0];
+      const std::string every = "every source lies in window(d, D, P) and starts a head range there";
+      const std::string increase = "sources increase, and no rank between two neighbouring sources starts a head range";
+      const std::string none_after = "no rank of the window after the last source starts a head range";
+      goal("the first source is the window's first rank", narrow, first[0] == window.value[0], {});
+      if (split) {
+        // Every prefill rank of the window holds heads of its own: each is a source.
+        const z3::expr source_j = floor_div(s.own[0], s.per_rank) + j;
+        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
+             {page_first(source_j, side), page_first(source_j - 1, side)});
+        goal(increase, pair_j, a[0] < next[0] && !between, {});
+        goal("the last source is the window's last rank (so none comes after it)", narrow,
+             last[0] == window.value[1] - 1, {});
+      } else if (decode_split) {
+        // The source of d's head h is h * (P/H), the first of its holders.
+        const z3::expr h = s.own[0] + j;
+        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
+             {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h, floor_div(a[0] - 1, s.replicas) == h - 1,
+              page_first(a[0], side), page_first(a[0] - 1, side)});
+        goal("sources increase" , pair_j, a[0] < next[0], {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas});
+        goal("no rank between two neighbouring sources starts a head range", pair_j && between, !starts_range(q),
+             {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
+              floor_div(q - 1, s.replicas) == h, page_first(q, side), page_first(q - 1, side)});
+        goal(none_after, after_last, !starts_range(q),
+             {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
+              floor_div(q - 1, s.replicas) == s.own[1] - 1, page_first(q, side), page_first(q - 1, side)});
+      } else {
+        // Both replicate: the whole window holds d's one head; the anchor is its first rank.
+        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
+        goal("the plan has one copy (so no two sources)", narrow, s.count == 1, {});
+        goal(none_after, after_last, !starts_range(q),
+             {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head,
+              page_first(q, side), page_first(q - 1, side)});
+      }
+    }
+  }
   return g.take();
 }
 
