@@ -62,6 +62,22 @@ struct PlanSetting {
   }
 
   z3::expr g_bool(bool v) const { return P.ctx().bool_val(v); }
+
+  // Appends lemmas that pin the first head of prefill rank x, floor(x * H / P)
+  // (the encoding's heads), without a division Z3 must reason about:
+  // x * (H/P) when the prefill side splits, y = x // (P/H) when it replicates
+  // (y becomes a constant bound by its definition).
+  void page_start(Goal& goal, const z3::expr& x, PrefillSide side) const {
+    const z3::expr first = floor_div(x * heads_total, P);
+    if (side == PrefillSide::Splits) {
+      goal.lemmas.insert(goal.lemmas.end(), {x * heads_total == x * per_rank * P, first == x * per_rank});
+      return;
+    }
+    const z3::expr y = floor_div(x, replicas);
+    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas,
+                                           P * y <= x * heads_total && x * heads_total < P * y + P, first == y});
+    goal.abstracted.push_back(y);
+  }
   z3::expr ctx_true() const { return g_bool(true); }
   z3::expr on(DecodeSide side) const { return side == DecodeSide::Splits ? D <= heads_total : D > heads_total; }
 
@@ -113,10 +129,9 @@ std::vector<Goal> plan_partitions_the_decode_ranks_heads(const Encoding& e) {
   const OutcomeTerm own = e.heads(s.d, s.D, s.heads_total);
   for (const PrefillSide side : kPrefillSides) {
     const z3::expr domain = s.loadable && s.on(side);
-    const bool splits = side == PrefillSide::Splits;
     const z3::expr shape = s.shape_fact(g, side);
-    g.add("the plan of every decode rank succeeds with at least one copy" + where(side), domain,
-          s.copies.outcome.ok && own.ok && s.count >= 1, {s.plan_call()});
+    s.simplify(g.add("the plan of every decode rank succeeds with at least one copy" + where(side), domain,
+                     s.copies.outcome.ok && own.ok && s.count >= 1, {s.plan_call()}), side, shape);
     s.simplify(g.add("the first copy starts at the decode rank's first head" + where(side), domain,
                      first[1] == s.own[0], {s.plan_call()}), side, shape);
     s.simplify(g.add("each copy ends where the next begins: no gap, no overlap" + where(side),
@@ -128,12 +143,11 @@ std::vector<Goal> plan_partitions_the_decode_ranks_heads(const Encoding& e) {
     s.simplify(g.add("every copy's source is a prefill rank in [0, P)" + where(side), copy_j, 0 <= a[0] && a[0] < s.P,
                      {s.plan_call()}), side, shape);
     // The source's page, [p * H/P, + H/P) when the heads split and [p // (P/H), + 1) when they are replicated.
-    const z3::expr page_first = splits ? a[0] * s.per_rank : floor_div(a[0], s.replicas);
-    const z3::expr page_size = splits ? s.per_rank : e.num(1);
-    s.simplify(g.add("every copy's source holds the heads it is asked for" + where(side), copy_j,
-                     page.ok && page.value[0] <= a[1] && a[2] <= page.value[1],
-                     {s.plan_call(), {"heads", {a[0], s.P, s.heads_total}}}),
-               side, shape, {page.value[0] == page_first, page.value[1] == page_first + page_size});
+    Goal& holds = g.add("every copy's source holds the heads it is asked for" + where(side), copy_j,
+                        page.ok && page.value[0] <= a[1] && a[2] <= page.value[1],
+                        {s.plan_call(), {"heads", {a[0], s.P, s.heads_total}}});
+    s.simplify(holds, side, shape);
+    s.page_start(holds, a[0], side);
   }
   return g.take();
 }
@@ -170,11 +184,6 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
   const auto on_sides = [&](Goal& goal, PrefillSide side, DecodeSide decode_side, const std::vector<z3::expr>& lemmas) {
     s.simplify(goal, side, decode_side, shape[side == PrefillSide::Replicates],
                decode_shape[decode_side == DecodeSide::Replicates], lemmas);
-  };
-  // The first head of prefill rank x: x * (H/P) when the prefill side
-  // splits, x // (P/H) when it replicates (the encoding's floor(x * H / P)).
-  const auto page_first = [&](const z3::expr& x, PrefillSide side) {
-    return e.heads(x, s.P, s.heads_total).value[0] == (side == PrefillSide::Splits ? x * s.per_rank : floor_div(x, s.replicas));
   };
 
   // D >= P: one source, d // (D/P), at offset first(d) - first(p).
@@ -215,7 +224,8 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
                        domain && s.D >= s.P && s.D <= s.heads_total,
                        page.ok && s.own[0] - page.value[0] == floor_mod(s.d, per_source) * (s.own[1] - s.own[0]), calls);
   on_sides(offset, PrefillSide::Splits, DecodeSide::Splits,
-           {per_source * s.P == s.D, s.per_rank == s.per_decode_rank * per_source, page_first(first[0], PrefillSide::Splits)});
+           {per_source * s.P == s.D, s.per_rank == s.per_decode_rank * per_source});
+  s.page_start(offset, first[0], PrefillSide::Splits);
   offset.given.push_back(one_source);
   offset.rewrites.emplace_back(s.P <= s.heads_total, e.ctx().bool_val(true));  // D <= H and P <= D
   abstract_quotient(offset, s.D, s.P);
@@ -263,10 +273,12 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       focus(sizes_goal, {});
       sizes_goal.lemmas.insert(sizes_goal.lemmas.begin(), sizes.begin(), sizes.end() - 1);
       const z3::expr sized = z3::implies(narrow, all_sizes);
+      // `more` are the goal's own lemmas, `pages` the prefill ranks whose first head it needs.
       const auto goal = [&](std::string claim, const z3::expr& goal_domain, const z3::expr& holds,
-                            const std::vector<z3::expr>& more) {
+                            const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) {
         Goal& g_ = g.add("D < P: " + claim + where(side) + where(decode_side), goal_domain, holds, calls);
         focus(g_, more);
+        for (const z3::expr& x : pages) s.page_start(g_, x, side);
         g_.given.push_back(sized);
       };
       const z3::expr copy_j = narrow && 0 <= j && j < s.count, pair_j = narrow && 0 <= j && j + 1 < s.count;
@@ -279,8 +291,7 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       if (split) {
         // Every prefill rank of the window holds heads of its own: each is a source.
         const z3::expr source_j = floor_div(s.own[0], s.per_rank) + j;
-        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
-             {page_first(source_j, side), page_first(source_j - 1, side)});
+        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {}, {source_j, source_j - 1});
         goal(increase, pair_j, a[0] < next[0] && !between, {});
         goal("the last source is the window's last rank (so none comes after it)", narrow,
              last[0] == window.value[1] - 1, {});
@@ -288,22 +299,24 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         // The source of d's head h is h * (P/H), the first of its holders.
         const z3::expr h = s.own[0] + j;
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
-             {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h, floor_div(a[0] - 1, s.replicas) == h - 1,
-              page_first(a[0], side), page_first(a[0] - 1, side)});
+             {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h, floor_div(a[0] - 1, s.replicas) == h - 1},
+             {a[0], a[0] - 1});
         goal("sources increase" , pair_j, a[0] < next[0], {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas});
         goal("no rank between two neighbouring sources starts a head range", pair_j && between, !starts_range(q),
              {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
-              floor_div(q - 1, s.replicas) == h, page_first(q, side), page_first(q - 1, side)});
+              floor_div(q - 1, s.replicas) == h},
+             {q, q - 1});
         goal(none_after, after_last, !starts_range(q),
              {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
-              floor_div(q - 1, s.replicas) == s.own[1] - 1, page_first(q, side), page_first(q - 1, side)});
+              floor_div(q - 1, s.replicas) == s.own[1] - 1},
+             {q, q - 1});
       } else {
         // Both replicate: the whole window holds d's one head; the anchor is its first rank.
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
         goal("the plan has one copy (so no two sources)", narrow, s.count == 1, {});
         goal(none_after, after_last, !starts_range(q),
-             {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head,
-              page_first(q, side), page_first(q - 1, side)});
+             {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head},
+             {q, q - 1});
       }
     }
   }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <time.h>
@@ -120,28 +122,39 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
     return result;
   };
   // An empty domain would make every claim hold: show it has a member.
+  const double domain_start = thread_cpu_seconds();
   const CheckResult inhabited = check(c, goal.domain, left());
+  if (std::getenv("TPCHECK_PROVE_TRACE")) {
+    std::fprintf(stderr, "  [%s] domain %.2f s\n", goal.claim.substr(0, 50).c_str(), thread_cpu_seconds() - domain_start);
+  }
   if (inhabited.answer == z3::unsat) return finish(Verdict::Vacuous, "the domain has no member");
   if (inhabited.answer == z3::unknown) return finish(Verdict::Unknown, "domain: " + inhabited.reason);
   // Each check first with the abstractions (unsat there is unsat here), then,
   // unless that settled it, as stated: only that can give a counterexample.
   const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
+  const bool trace = std::getenv("TPCHECK_PROVE_TRACE") != nullptr;  // where a goal spends its time
   const auto settle = [&](const z3::expr& negated) {
+    const double t0 = thread_cpu_seconds();
     CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
+    const double t1 = thread_cpu_seconds();
     if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
+    if (trace) {
+      std::fprintf(stderr, "  [%s] simplified %.2f s%s, as stated %.2f s\n", goal.claim.substr(0, 50).c_str(), t1 - t0,
+                   r.answer == z3::unsat ? "" : " (not settled)", thread_cpu_seconds() - t1);
+    }
     return r;
   };
   for (const auto& [from, to] : goal.rewrites) {
     const CheckResult equal = check(c, goal.domain && from != to, left());
     if (equal.answer != z3::unsat) {
-      return finish(Verdict::Unknown, "rewrite of " + from.to_string().substr(0, 80) + " not shown to hold");
+      return finish(Verdict::Unknown, "a rewrite was not shown to hold");
     }
   }
   const z3::expr given = conjunction(c, goal.given);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
     const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
-    const std::string which = "lemma " + std::to_string(i + 1) + " (" + goal.lemmas[i].to_string().substr(0, 80) + ")";
+    const std::string which = "lemma " + std::to_string(i + 1) + " of " + std::to_string(goal.lemmas.size());
     if (lemma.answer == z3::sat) {
       result.counterexample = counterexample(enc, goal, *lemma.model);
       return finish(Verdict::Refuted, which + " fails");
@@ -171,7 +184,8 @@ std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
       InvariantResult& out = results[i];
       out = {std::string(proof.invariant), Verdict::NotProved, 0, 0, std::string(proof.domain),
              std::string(proof.not_proved_because), {}};
-      if (!proof.goals) continue;
+      if (!proof.goals || (!proof.not_proved_because.empty() && !options.pending)) continue;
+      out.reason.clear();
       z3::context c;  // one per invariant: Z3 contexts are not shared between threads
       const Encoding enc(c, options.fault);
       const auto start = Clock::now();

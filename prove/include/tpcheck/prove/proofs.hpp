@@ -15,7 +15,8 @@ struct InvariantProof {
   // Proved: the goals, and for which inputs they hold (a sentence).
   std::vector<Goal> (*goals)(const Encoding&);
   std::string_view domain;
-  // Not proved (goals is nullptr): why not.
+  // Not proved: why not. With goals, the proof is stated but Z3 does not
+  // settle it within the budget yet; `tpcheck prove --pending` still runs it.
   std::string_view not_proved_because;
 };
 
