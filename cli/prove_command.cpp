@@ -200,10 +200,11 @@ int prove_command(const std::vector<std::string>& args) {
     if (slowest) {
       double cpu = 0;
       for (const auto& r : results) cpu += r.cpu_seconds;
-      std::cout << "prove: slowest " << slowest->invariant << " " << seconds_text(slowest->seconds) << " (CPU "
-                << seconds_text(slowest->cpu_seconds) << ", " << std::fixed << std::setprecision(2)
-                << slowest->cpu_seconds / 10 << " of the 10 s limit); all " << seconds_text(seconds) << " (CPU "
-                << seconds_text(cpu) << ", " << seconds / 60 << " of the 60 s limit)\n";
+      std::cout << "prove: slowest " << slowest->invariant << " " << seconds_text(slowest->seconds) << ", CPU "
+                << seconds_text(slowest->cpu_seconds) << " = " << std::fixed << std::setprecision(2)
+                << slowest->cpu_seconds / 10 << " x the 10 s limit; all " << seconds_text(seconds) << " = "
+                << seconds / 60 << " x the 60 s limit (CPU " << seconds_text(cpu) << " on " << o.run.threads
+                << " threads)\n";
     }
   }
   return proved == provable ? 0 : 1;

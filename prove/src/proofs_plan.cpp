@@ -161,12 +161,16 @@ std::vector<Goal> plan_follows_the_head_by_head_rule(const Encoding& e) {
   const z3::expr anchor = floor_div(s.d * s.P, s.D);
   for (const PrefillSide side : kPrefillSides) {
     const z3::expr domain = s.loadable && s.on(side);
-    g.add("every head h of a copy comes from its holder nearest to floor(d * P / D)" + where(side),
-          domain && 0 <= j && j < s.count && a[1] <= h && h < a[2],
-          holding.ok && a[0] == clamp(anchor, holding.value[0], holding.value[1] - 1),
-          {s.plan_call(), {"holders", {h, s.P, s.heads_total}}});
-    g.add("neighbouring copies have different sources (equal neighbours are merged)" + where(side),
-          domain && 0 <= j && j + 1 < s.count, a[0] != next[0], {s.plan_call()});
+    const z3::expr shape = s.shape_fact(g, side);
+    Goal& rule = g.add("every head h of a copy comes from its holder nearest to floor(d * P / D)" + where(side),
+                       domain && 0 <= j && j < s.count && a[1] <= h && h < a[2],
+                       holding.ok && a[0] == clamp(anchor, holding.value[0], holding.value[1] - 1),
+                       {s.plan_call(), {"holders", {h, s.P, s.heads_total}}});
+    s.simplify(rule, side, shape);
+    if (side == PrefillSide::Splits) abstract_quotient(rule, h, s.per_rank);  // h's one holder, h // (H/P)
+    s.simplify(g.add("neighbouring copies have different sources (equal neighbours are merged)" + where(side),
+                     domain && 0 <= j && j + 1 < s.count, a[0] != next[0], {s.plan_call()}),
+               side, shape);
   }
   return g.take();
 }

@@ -8,6 +8,7 @@
 // output instead, by the same rule as in the encoding (Fault in encoding.hpp).
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <map>
 
 #include "tpcheck/invariants.hpp"
@@ -39,7 +40,12 @@ GoalResult prove_with_fault(std::string_view invariant, std::string_view claim) 
   return {};
 }
 
+// The inputs of the goal's counterexample, printed as `tpcheck prove` prints them.
 std::map<std::string, BigInt> inputs_of(const GoalResult& g) {
+  std::cout << "  counterexample to \"" << g.claim << "\":";
+  for (const auto& [name, value] : g.counterexample->inputs) std::cout << " " << name << "=" << value;
+  std::cout << "\n";
+  for (const std::string& call : g.counterexample->calls) std::cout << "    " << call << "\n";
   std::map<std::string, BigInt> out;
   for (const auto& [name, value] : g.counterexample->inputs) out[name] = *parse_decimal(value);
   return out;
