@@ -28,8 +28,8 @@ constexpr const char* kProveUsage =
     "  with Z3, for unbounded integers, and lists the others with the reason.\n"
     "  --goals: list every goal with its verdict and time, not only those not proved\n"
     "  --pending: also run the stated proofs that Z3 does not settle within the budget yet\n"
-    "  --budget: seconds per invariant before its checks give up (default 120)\n"
-    "  --threads: invariants proved at once (default: one per core)\n"
+    "  --budget: seconds per goal before its checks give up (default 120)\n"
+    "  --threads: goals proved at once (default: one per core)\n"
     "  Exit 0 only when every provable invariant is proved; 1 otherwise; 2 on a usage error.\n";
 
 struct ProveOptions {

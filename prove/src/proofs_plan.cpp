@@ -281,8 +281,10 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       const auto goal = [&](std::string claim, const z3::expr& goal_domain, const z3::expr& holds,
                             const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) {
         Goal& g_ = g.add("D < P: " + claim + where(side) + where(decode_side), goal_domain, holds, calls);
-        focus(g_, more);
+        focus(g_, {});
+        if (split) abstract_quotient(g_, s.own[0], s.per_rank);  // the first source, d * (P/D)
         for (const z3::expr& x : pages) s.page_start(g_, x, side);
+        g_.lemmas.insert(g_.lemmas.end(), more.begin(), more.end());
         g_.given.push_back(sized);
       };
       const z3::expr copy_j = narrow && 0 <= j && j < s.count, pair_j = narrow && 0 <= j && j + 1 < s.count;

@@ -169,43 +169,51 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
 }
 
 std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
-  std::vector<const InvariantProof*> selected;
+  std::vector<InvariantResult> results;
+  // The goals to prove, as (invariant, goal index): they are independent (a
+  // goal given another's fact only assumes it; the invariant needs both), so
+  // the threads share them out one goal at a time, the slow invariants too.
+  std::vector<std::pair<std::size_t, std::size_t>> work;
+  std::vector<const InvariantProof*> proofs;
   for (const InvariantProof& proof : invariant_proofs()) {
-    if (options.only.empty() ||
-        std::find(options.only.begin(), options.only.end(), proof.invariant) != options.only.end()) {
-      selected.push_back(&proof);
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), proof.invariant) == options.only.end()) {
+      continue;
     }
+    results.push_back({std::string(proof.invariant), Verdict::NotProved, 0, 0, std::string(proof.domain),
+                       std::string(proof.not_proved_because), {}});
+    proofs.push_back(&proof);
+    if (!proof.goals || (!proof.not_proved_because.empty() && !options.pending)) continue;
+    results.back().reason.clear();
+    results.back().verdict = Verdict::Proved;
+    z3::context c;
+    const std::size_t count = proof.goals(Encoding(c, options.fault)).size();
+    results.back().goals.resize(count);
+    for (std::size_t g = 0; g < count; ++g) work.emplace_back(results.size() - 1, g);
   }
-  std::vector<InvariantResult> results(selected.size());
   std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < selected.size(); i = next++) {
-      const InvariantProof& proof = *selected[i];
-      InvariantResult& out = results[i];
-      out = {std::string(proof.invariant), Verdict::NotProved, 0, 0, std::string(proof.domain),
-             std::string(proof.not_proved_because), {}};
-      if (!proof.goals || (!proof.not_proved_because.empty() && !options.pending)) continue;
-      out.reason.clear();
-      z3::context c;  // one per invariant: Z3 contexts are not shared between threads
+  const auto worker = [&] {
+    for (std::size_t w = next++; w < work.size(); w = next++) {
+      const auto [i, g] = work[w];
+      z3::context c;  // one per goal: Z3 contexts are not shared between threads
       const Encoding enc(c, options.fault);
-      const auto start = Clock::now();
-      out.verdict = Verdict::Proved;
-      for (const Goal& goal : proof.goals(enc)) {
-        const double left = options.budget_seconds - std::chrono::duration<double>(Clock::now() - start).count();
-        GoalResult g = prove_goal(enc, goal, left);
-        // The worst verdict of the goals is the invariant's: refuted, vacuous, unknown, proved.
-        const auto rank = [](Verdict v) { return v == Verdict::Refuted ? 3 : v == Verdict::Vacuous ? 2 : v == Verdict::Unknown ? 1 : 0; };
-        if (rank(g.verdict) > rank(out.verdict)) out.verdict = g.verdict;
-        out.cpu_seconds += g.cpu_seconds;
-        out.goals.push_back(std::move(g));
-      }
-      out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      const std::vector<Goal> goals = proofs[i]->goals(enc);
+      results[i].goals[g] = prove_goal(enc, goals[g], options.budget_seconds);
     }
   };
-  std::vector<std::thread> workers;
-  for (int t = 1; t < std::max(1, options.threads); ++t) workers.emplace_back(work);
-  work();
-  for (std::thread& w : workers) w.join();
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::max(1, options.threads); ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  for (InvariantResult& out : results) {
+    for (const GoalResult& g : out.goals) {
+      // The worst verdict of the goals is the invariant's: refuted, vacuous, unknown, proved.
+      const auto rank = [](Verdict v) { return v == Verdict::Refuted ? 3 : v == Verdict::Vacuous ? 2 : v == Verdict::Unknown ? 1 : 0; };
+      if (rank(g.verdict) > rank(out.verdict)) out.verdict = g.verdict;
+      out.seconds += g.seconds;
+      out.cpu_seconds += g.cpu_seconds;
+    }
+  }
   return results;
 }
 

@@ -1,5 +1,5 @@
-// Runs the proofs: each invariant's goals in a Z3 context of its own, the
-// invariants spread over threads, each invariant within a time budget.
+// Runs the proofs: each goal in a Z3 context of its own, the goals of every
+// invariant spread over threads, each goal within a time budget.
 #pragma once
 
 #include <optional>
@@ -37,7 +37,7 @@ struct GoalResult {
 struct InvariantResult {
   std::string invariant;
   Verdict verdict;
-  double seconds;
+  double seconds;      // its goals' wall clock, added up: the invariant alone on one core
   double cpu_seconds;
   std::string domain;
   std::string reason;  // not proved: why
@@ -45,7 +45,7 @@ struct InvariantResult {
 };
 
 struct RunOptions {
-  double budget_seconds = 120;  // per invariant: its checks stop (unknown) past it
+  double budget_seconds = 120;  // per goal: its checks stop (unknown) past it
   int threads = 1;
   std::vector<std::string> only;  // invariant names; empty: all
   bool pending = false;           // also run the proofs the table lists as not proved yet
