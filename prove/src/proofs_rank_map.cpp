@@ -45,6 +45,11 @@ void focus_strict_case(Goal& goal, StrictCase c, const z3::expr& L, const z3::ex
   }
 }
 
+// The three orderings of two TP sizes, by name: goals are split by them.
+std::vector<std::pair<std::string, z3::expr>> orderings(const z3::expr& L, const z3::expr& R) {
+  return {{"R > L", R > L}, {"R == L", R == L}, {"R < L", R < L}};
+}
+
 }  // namespace
 
 std::vector<Goal> mapped_rank_stays_in_bounds(const Encoding& e) {
@@ -52,8 +57,7 @@ std::vector<Goal> mapped_rank_stays_in_bounds(const Encoding& e) {
   const z3::expr r = g.integer("r"), L = g.integer("L"), R = g.integer("R");
   for (const char* name : {"remote_rank", "general_rank"}) {
     const OutcomeTerm o = std::string(name) == "remote_rank" ? e.remote_rank(r, L, R) : e.general_rank(r, L, R);
-    for (const char* side : {"R > L", "R == L", "R < L"}) {
-      const z3::expr which = side[2] == '>' ? R > L : side[2] == '=' ? R == L : R < L;
+    for (const auto& [side, which] : orderings(L, R)) {
       g.add(std::string(name) + "(r, L, R) lies in [0, R) wherever it succeeds, " + side, o.ok && which,
             0 <= o.value[0] && o.value[0] < R, {{name, {r, L, R}}});
     }
@@ -162,9 +166,8 @@ std::vector<Goal> windows_are_dual(const Encoding& e) {
   const z3::expr r = g.integer("r"), L = g.integer("L"), R = g.integer("R"), q = g.integer("q");
   const OutcomeTerm w = e.window_span(r, L, R);
   const OutcomeTerm back = e.window_span(q, R, L);
-  for (const char* side : {"R > L", "R <= L"}) {
-    const z3::expr which = side[2] == '>' ? R > L : R <= L;
-    g.add(std::string("every q in window(r, L, R) has r in window(q, R, L), ") + side, w.ok && within(q, w.value) && which,
+  for (const auto& [side, which] : {std::pair<std::string, z3::expr>{"R > L", R > L}, {"R <= L", R <= L}}) {
+    g.add("every q in window(r, L, R) has r in window(q, R, L), " + side, w.ok && within(q, w.value) && which,
           back.ok && within(r, back.value), {{"window", {r, L, R}}, {"window", {q, R, L}}});
   }
   return g.take();
@@ -208,9 +211,8 @@ std::vector<Goal> general_map_agrees_with_strict_map(const Encoding& e) {
   const z3::expr r = g.integer("r"), L = g.integer("L"), R = g.integer("R");
   const OutcomeTerm strict = e.remote_rank(r, L, R);
   const OutcomeTerm general = e.general_rank(r, L, R);
-  for (const char* side : {"R > L", "R == L", "R < L"}) {
-    const z3::expr which = side[2] == '>' ? R > L : side[2] == '=' ? R == L : R < L;
-    g.add(std::string("general_rank(r, L, R) == remote_rank(r, L, R) wherever remote_rank succeeds, ") + side,
+  for (const auto& [side, which] : orderings(L, R)) {
+    g.add("general_rank(r, L, R) == remote_rank(r, L, R) wherever remote_rank succeeds, " + side,
           strict.ok && which, general.ok && general.value[0] == strict.value[0],
           {{"remote_rank", {r, L, R}}, {"general_rank", {r, L, R}}});
   }
