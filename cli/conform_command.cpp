@@ -28,7 +28,7 @@ constexpr const char* kConformUsage =
     "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024)\n"
     "  --max-heads N           grid bound for KV head counts (default: --max-tp)\n"
     "  --timeout SECONDS       the budget of one call (default 5); a function must also keep a pace\n"
-    "                          of 1 ms per call, falling behind it by at most this budget in total\n"
+    "                          of 10 ms per call, falling behind it by at most this budget in total\n"
     "  --memory MIB            the child's address space (default 4096, 16384 with --adapter)\n"
     "  --python PATH           the interpreter to run the functions in (default python3)\n"
     "  --corpus PATH           more regression cases, 'OP ARGS...' lines (file or directory)\n"
