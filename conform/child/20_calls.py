@@ -191,10 +191,6 @@ RENDERERS = {"repr": repr, "int_list": render_int_list, "tp_mapping": render_tp_
              "sender_plan": render_sender_plan}
 
 
-# The id of a case whose exception comes inline (protocol.hpp's kInlineOutcome).
-INLINE_OUTCOME = 0xFFFFFFFF
-
-
 STR_FAILED = "<str() of the exception failed>"
 
 
@@ -253,7 +249,7 @@ def loop_source(target, grid, skip, careful):
     """`def _run(...)`: nested loops over every block of the grid, each case a
     call whose outcome goes to the sink as an id."""
     names = target.spec["params"]
-    lines = ["def _run(_sink, _put, _define, _ids, _flush, _skip, _careful):"]
+    lines = ["def _run(_sink, _define, _ids, _flush, _skip, _careful):"]
     for b, block in enumerate(grid["blocks"]):
         indent = "    "
         if "cases" in block:
@@ -261,19 +257,24 @@ def loop_source(target, grid, skip, careful):
             indent += "    "
         else:
             outer = []
-            for k, p in enumerate(block["params"]):
+            params = block["params"]
+            # A dependent list is looked up as soon as what it depends on is
+            # bound, not in every loop between there and its own.
+            lookups = {}
+            for k, p in enumerate(params):
+                if p["deps"]:
+                    deps = [params[d]["name"] for d in p["deps"]]
+                    key = deps[0] if len(deps) == 1 else "(%s)" % ", ".join(deps)
+                    lookups.setdefault(max(p["deps"]), []).append("_L%d = _T%d_%d.get(%s, ())" % (k, b, k, key))
+            for k, p in enumerate(params):
                 variable = p["name"]
                 if block["only_outer"]:
                     variable = "%s, _o%d" % (p["name"], k)
                     outer.append("_o%d" % k)
-                if p["deps"]:
-                    deps = [block["params"][d]["name"] for d in p["deps"]]
-                    key = deps[0] if len(deps) == 1 else "(%s)" % ", ".join(deps)
-                    source = "_T%d_%d.get(%s, ())" % (b, k, key)
-                else:
-                    source = "_V%d_%d" % (b, k)
+                source = "_L%d" % k if p["deps"] else "_V%d_%d" % (b, k)
                 lines.append("%sfor %s in %s:" % (indent, variable, source))
                 indent += "    "
+                lines += [indent + lookup for lookup in lookups.get(k, ())]
             if outer:
                 lines.append("%sif not (%s):" % (indent, " or ".join(outer)))
                 lines.append("%s    continue" % indent)
@@ -284,15 +285,11 @@ def loop_source(target, grid, skip, careful):
             body.append(target.setup)
         body += ["try:",
                  "    _r = " + target.call,
-                 # An exception goes inline, as its class and message (messages
-                 # are mostly distinct).
                  "except BaseException as _e:",
-                 "    _put(_e.__class__.__name__)",
                  "    try:",
-                 "        _put(str(_e))",
+                 "        _t = (_e.__class__, str(_e))",
                  "    except BaseException:",
-                 "        _put(_STR_FAILED)",
-                 "    _sink(%d)" % INLINE_OUTCOME,
+                 "        _t = (_e.__class__, _STR_FAILED)",
                  "else:"]
         if target.spec["render"] == "repr":
             # An int or None is its own key (rendered once, when first seen).
@@ -308,10 +305,10 @@ def loop_source(target, grid, skip, careful):
                      "        _t = _render(_r)",
                      "    except BaseException as _e:",
                      "        _t = _render_failed(_e)"]
-        body += ["    _k = _ids.get(_t)",
-                 "    if _k is None:",
-                 "        _k = _define(_t)",
-                 "    _sink(_k)"]
+        body += ["_k = _ids.get(_t)",
+                 "if _k is None:",
+                 "    _k = _define(_t)",
+                 "_sink(_k)"]
         if careful:
             body += ["if _careful > 0:", "    _careful -= 1", "    _flush()"]
         lines += [indent + line for line in body]

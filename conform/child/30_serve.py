@@ -7,7 +7,6 @@ import array
 import fcntl
 import gc
 import json
-import marshal
 import signal
 
 REPORT_INTERVAL = 0.02  # seconds between progress reports during a run
@@ -23,18 +22,16 @@ def escape(text):
 
 class Replies:
     """Outcomes, written as frames: on a timer (so tpcheck sees progress while
-    a long grid runs), after each case in careful mode, and at the end. A
-    value is keyed in `table` by what the loop has at hand (an int or None
-    itself, or its rendering) and gets an id, its text made once; an
-    exception's "Class message" goes inline, in `errors`."""
+    a long grid runs), after each case in careful mode, and at the end. An
+    outcome is keyed in `table` by what the loop has at hand (an int or None
+    itself, a rendering, or (exception class, message)) and gets an id; its
+    text is made once, when first seen."""
 
     def __init__(self, fd):
         self.fd = fd
         self.table = {}       # value key -> id
         self.pending = []     # texts of new ids not sent yet: "V<repr>" or "E<Class> <message>"
         self.sent = 0         # ids whose text was sent
-        self.errors = []      # inline exceptions not sent yet: class name, message, class name, message...
-        self.put = self.errors.append
         self.ids = array.array("I")  # ids of answered cases not sent yet
         self.sink = self.ids.append
         self.emitted = 0
@@ -50,7 +47,7 @@ class Replies:
 
     def define(self, outcome):
         k = len(self.table)
-        if outcome.__class__ is tuple:  # a value whose rendering raised
+        if outcome.__class__ is tuple:  # an exception, or a value whose rendering raised
             cls, message = outcome
             text = "E%s %s" % ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, message)
         else:
@@ -89,14 +86,6 @@ class Replies:
         body = body.encode("utf-8", "backslashreplace")
         return [("%s %d\n" % (header, len(body))).encode("utf-8", "backslashreplace") + body]
 
-    def error_frames(self, errors):
-        """ERRORS frames: [class name, message, ...] as marshal writes it."""
-        if len(errors) > 2 and (len(errors) > 2 * TEXTS_PER_FRAME or sum(map(len, errors)) > TEXTS_FRAME_CHARS):
-            half = len(errors) // 4 * 2
-            return self.error_frames(errors[:half]) + self.error_frames(errors[half:])
-        body = marshal.dumps(errors, 4)
-        return [b"ERRORS %d %d\n" % (len(errors) // 2, len(body)) + body]
-
     def flush(self, *_signal_args):
         if self.busy:  # a timer tick during a flush
             return
@@ -108,11 +97,6 @@ class Replies:
                 del self.pending[:len(texts)]
                 chunks += self.frames(texts, self.sent)
                 self.sent += len(texts)
-            paired = len(self.errors) & ~1  # a tick may come between a class and its message
-            if paired:
-                errors = self.errors[:paired]
-                del self.errors[:paired]
-                chunks += self.error_frames(errors)
             n = len(self.ids)
             if n:
                 ids = self.ids[:n]
@@ -169,7 +153,7 @@ class Child:
         # it again and again. The code under test is short calls.
         gc.disable()
         try:
-            left = runner(replies.sink, replies.put, replies.define, replies.table, replies.flush, start, careful)
+            left = runner(replies.sink, replies.define, replies.table, replies.flush, start, careful)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)

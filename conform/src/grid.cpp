@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 #include <stdexcept>
 
 #include "tpcheck/model.hpp"
@@ -24,6 +25,25 @@ std::vector<BigInt> far_out_values() {
 }
 
 const std::vector<BigInt> kSmall = {-2, -1, 0, 1, 2, 3, 4, 6, 8};
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {  // splitmix64
+  std::uint64_t x = h + v + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::optional<std::vector<std::int64_t>> narrow_all(const std::vector<BigInt>& key) {
+  std::vector<std::int64_t> out;
+  out.reserve(key.size());
+  for (const BigInt& v : key) {
+    const auto n = narrow(v);
+    if (!n) return std::nullopt;
+    out.push_back(*n);
+  }
+  return out;
+}
+
 
 bool head_compatible_with_all(const BigInt& h, const std::vector<BigInt>& sizes) {
   return std::all_of(sizes.begin(), sizes.end(), [&](const BigInt& t) { return head_compatible<BigInt>(t, h); });
@@ -49,8 +69,10 @@ std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, cons
       return out;
     }
     case ParamKind::WindowMember: {
-      const auto w = window<BigInt>(dep.at(0), dep.at(1), dep.at(2));
-      return w.ok() ? w.value() : std::vector<BigInt>{};
+      const auto r = narrow(dep.at(0)), L = narrow(dep.at(1)), R = narrow(dep.at(2));
+      if (!r || !L || !R) return {};
+      const auto w = window<std::int64_t>(*r, *L, *R);
+      return w.ok() ? std::vector<BigInt>(w.value().begin(), w.value().end()) : std::vector<BigInt>{};
     }
     case ParamKind::Partner: {
       std::vector<BigInt> out;
@@ -85,34 +107,45 @@ bool is_outer(const ParamSpec& p, const GridBounds& b, const BigInt& v) {
   return v < -1 || v > (p.kind == ParamKind::HeadCount ? b.max_heads : b.max_tp);
 }
 
-// The block's parameters in enumeration order: each after those it depends on.
+// The block's parameters in enumeration order: each after those it depends
+// on; those others depend on first, then the rest (in display order within
+// each), so that a dependent list is looked up once per combination of what
+// it depends on rather than once per value of unrelated parameters.
 std::vector<std::size_t> enumeration_order(const std::vector<ParamSpec>& params) {
+  auto index_of = [&](const std::string& name) {
+    for (std::size_t j = 0; j < params.size(); ++j) {
+      if (params[j].name == name) return j;
+    }
+    throw std::logic_error("conform grid: a dependency on unknown parameter " + name);
+  };
+  std::vector<bool> depended_on(params.size(), false);
+  for (const auto& p : params) {
+    for (const auto& d : p.deps) depended_on[index_of(d)] = true;
+  }
   std::vector<std::size_t> order;
   std::vector<bool> placed(params.size(), false);
-  while (order.size() < params.size()) {
-    bool progress = false;
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      if (placed[i]) continue;
-      const bool ready = std::all_of(params[i].deps.begin(), params[i].deps.end(), [&](const std::string& d) {
-        for (std::size_t j = 0; j < params.size(); ++j) {
-          if (params[j].name == d) return bool(placed[j]);
-        }
-        throw std::logic_error("conform grid: " + params[i].name + " depends on unknown parameter " + d);
-      });
-      if (ready) {
+  for (const bool leaves : {false, true}) {
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (placed[i] || depended_on[i] == leaves) continue;
+        const bool ready = std::all_of(params[i].deps.begin(), params[i].deps.end(),
+                                       [&](const std::string& d) { return bool(placed[index_of(d)]); });
+        if (!ready) continue;
         placed[i] = true;
         order.push_back(i);
         progress = true;
+        break;  // restart: display order among the ready ones
       }
     }
-    if (!progress) throw std::logic_error("conform grid: circular parameter dependencies");
   }
+  if (order.size() != params.size()) throw std::logic_error("conform grid: circular parameter dependencies");
   return order;
 }
 
 // Every combination of values of the levels `deps` that the block built so
 // far reaches: a walk over just those levels and what they depend on.
-std::set<std::vector<BigInt>> reachable_keys(const GridBlock& block, const std::vector<std::size_t>& deps) {
+std::vector<std::vector<BigInt>> reachable_keys(const GridBlock& block, const std::vector<std::size_t>& deps) {
   std::vector<bool> needed(block.params.size(), false);
   std::vector<std::size_t> pending(deps.begin(), deps.end());
   while (!pending.empty()) {
@@ -133,12 +166,15 @@ std::set<std::vector<BigInt>> reachable_keys(const GridBlock& block, const std::
     sub.params.push_back(std::move(p));
   }
   const Grid walk{sub.params.size(), {std::move(sub)}};
-  std::set<std::vector<BigInt>> keys;
+  std::unordered_set<std::vector<std::int64_t>, ValuesHash> seen_small;
+  std::unordered_set<std::vector<BigInt>, ValuesHash> seen_big;
+  std::vector<std::vector<BigInt>> keys;
   GridCursor cursor(walk);
   for (const CaseArgs* c = cursor.next(); c != nullptr; c = cursor.next()) {
     std::vector<BigInt> key;
     for (const std::size_t d : deps) key.push_back((*c)[sub_level[d]]);
-    keys.insert(std::move(key));
+    const auto small = narrow_all(key);
+    if (small ? seen_small.insert(*small).second : seen_big.insert(key).second) keys.push_back(std::move(key));
   }
   return keys;
 }
@@ -176,7 +212,10 @@ GridBlock product_block(const std::vector<ParamSpec>& params, GridStyle style, c
     if (gp.deps.empty()) {
       gp.values = make({});
     } else {
-      for (const auto& key : reachable_keys(block, gp.deps)) gp.table.emplace(key, make(key));
+      for (auto& key : reachable_keys(block, gp.deps)) {
+        ValueList list = make(key);
+        if (!list.values.empty()) gp.table.add(std::move(key), std::move(list));  // a missing key: no values
+      }
     }
     block.params.push_back(std::move(gp));
   }
@@ -257,10 +296,41 @@ void append_outer(std::string& out, const std::vector<char>& outer) {
 
 }  // namespace
 
+
+std::size_t ValuesHash::operator()(const std::vector<BigInt>& key) const {
+  std::uint64_t h = key.size();
+  for (const BigInt& v : key) h = mix(h, std::hash<std::string>{}(decimal(v)));
+  return static_cast<std::size_t>(h);
+}
+
+std::size_t ValuesHash::operator()(const std::vector<std::int64_t>& key) const {
+  std::uint64_t h = key.size();
+  for (const std::int64_t v : key) h = mix(h, static_cast<std::uint64_t>(v));
+  return static_cast<std::size_t>(h);
+}
+
+void ValueTable::add(std::vector<BigInt> key, ValueList list) {
+  if (auto small = narrow_all(key)) {
+    small_index.emplace(std::move(*small), entries.size());
+  } else {
+    big_index.emplace(key, entries.size());
+  }
+  entries.emplace_back(std::move(key), std::move(list));
+}
+
+const ValueList* ValueTable::find(const std::vector<std::int64_t>& key) const {
+  const auto it = small_index.find(key);
+  return it == small_index.end() ? nullptr : &entries[it->second].second;
+}
+
+const ValueList* ValueTable::find(const std::vector<BigInt>& key) const {
+  if (auto small = narrow_all(key)) return find(*small);
+  const auto it = big_index.find(key);
+  return it == big_index.end() ? nullptr : &entries[it->second].second;
+}
+
 const ValueList* GridParam::list_for(const std::vector<BigInt>& key) const {
-  if (deps.empty()) return &values;
-  const auto it = table.find(key);
-  return it == table.end() ? nullptr : &it->second;
+  return deps.empty() ? &values : table.find(key);
 }
 
 ParamSpec param_from_model_name(const std::string& name) {
@@ -305,7 +375,15 @@ std::uint64_t case_count(const Grid& grid) {
   return n;
 }
 
-GridCursor::GridCursor(const Grid& grid) : grid_(grid), args_(grid.arity) {}
+GridCursor::GridCursor(const Grid& grid)
+    : grid_(grid), args_(grid.arity), small_(grid.arity, 0), fits_(grid.arity, 1) {}
+
+void GridCursor::set(std::size_t position, const BigInt& value) {
+  args_[position] = value;
+  const auto n = narrow(value);
+  fits_[position] = n.has_value();
+  small_[position] = n.value_or(0);
+}
 
 const CaseArgs* GridCursor::next() {
   while (block_ < grid_.blocks.size()) {
@@ -342,9 +420,23 @@ bool GridCursor::descend(std::size_t level) {
   const auto& params = grid_.blocks[block_].params;
   for (std::size_t k = level; k < params.size(); ++k) {
     const GridParam& p = params[k];
-    key_.clear();
-    for (const std::size_t d : p.deps) key_.push_back(args_[params[d].position]);
-    lists_[k] = p.list_for(key_);
+    if (p.deps.empty()) {
+      lists_[k] = &p.values;
+    } else {
+      bool small = true;
+      small_key_.clear();
+      for (const std::size_t d : p.deps) {
+        small = small && fits_[params[d].position];
+        small_key_.push_back(small_[params[d].position]);
+      }
+      if (small) {
+        lists_[k] = p.table.find(small_key_);
+      } else {
+        key_.clear();
+        for (const std::size_t d : p.deps) key_.push_back(args_[params[d].position]);
+        lists_[k] = p.table.find(key_);
+      }
+    }
     if (lists_[k] == nullptr || lists_[k]->values.empty()) {
       static const ValueList kEmpty;
       for (std::size_t j = k; j < params.size(); ++j) {
@@ -354,7 +446,7 @@ bool GridCursor::descend(std::size_t level) {
       return false;
     }
     at_[k] = 0;
-    args_[p.position] = lists_[k]->values[0];
+    set(p.position, lists_[k]->values[0]);
   }
   return true;
 }
@@ -373,7 +465,7 @@ bool GridCursor::advance() {
       k = level;
       continue;
     }
-    args_[b.params[level].position] = lists_[level]->values[at_[level]];
+    set(b.params[level].position, lists_[level]->values[at_[level]]);
     if (descend(level + 1)) return true;
     k = b.params.size();  // a deeper level had no values: descend() left them exhausted
   }
@@ -422,7 +514,8 @@ std::string grid_json(const Grid& grid) {
       } else {
         out += ",\"table\":[";
         bool first = true;
-        for (const auto& [key, list] : p.table) {
+        for (const auto& entry : p.table.entries) {
+          const auto& [key, list] = entry;
           out += first ? "[" : ",[";
           first = false;
           append_values(out, key);

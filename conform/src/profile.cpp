@@ -146,8 +146,9 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   ratio.call.functions = {"_get_tp_ratio"};
   ratio.call.args = {{"local_tp_size", "L", false, ""}, {"remote_tp_size", "R", false, ""}};
 
+  // Only divisible pairs have windows: D is a partner of P.
   Binding plan = shaped("_compute_sender_transfer_plan",
-                        {kP, kD, kHeadsOfBoth, kMla, {"p", ParamKind::Rank, {"P"}},
+                        {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla, {"p", ParamKind::Rank, {"P"}},
                          {"d", ParamKind::WindowMember, {"p", "P", "D"}}},
                         Relation::SenderPlan);
   plan.model_op = "plan";

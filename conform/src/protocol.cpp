@@ -102,17 +102,15 @@ bool parse_header(std::string_view tag, std::string_view rest, Frame& f, std::ui
   return false;
 }
 
-// The text-carrying frames: TEXT and TEXTS (outcomes with ids), ERROR and
-// ERRORS (exceptions inline, in case order). `count`: texts in the payload.
+// The frames of outcome texts: TEXT (one) and TEXTS (several). `count`:
+// texts in the payload.
 bool parse_text_header(std::string_view tag, std::string_view rest, Frame& f, std::uint64_t& payload,
                        std::uint64_t& count) {
-  const bool bulk = tag == "TEXTS" || tag == "ERRORS";
-  f.tag = tag == "TEXT" || tag == "TEXTS" ? Frame::Tag::Text : Frame::Tag::Errors;
-  if (f.tag == Frame::Tag::Text) {
-    const auto first = number(take_word(rest));
-    if (!first || *first > UINT32_MAX) return false;
-    f.number = *first;
-  }
+  const bool bulk = tag == "TEXTS";
+  f.tag = Frame::Tag::Text;
+  const auto first = number(take_word(rest));
+  if (!first || *first > UINT32_MAX) return false;
+  f.number = *first;
   OutcomeText single;
   if (bulk) {
     const auto n = number(take_word(rest));
@@ -120,7 +118,7 @@ bool parse_text_header(std::string_view tag, std::string_view rest, Frame& f, st
     count = *n;
   } else {
     count = 1;
-    const std::string_view kind = tag == "ERROR" ? std::string_view("E") : take_word(rest);
+    const std::string_view kind = take_word(rest);
     if (kind == "E") {
       single.raised = true;
       const std::string_view cls = take_word(rest);
@@ -135,55 +133,6 @@ bool parse_text_header(std::string_view tag, std::string_view rest, Frame& f, st
   if (!n || *n > (bulk ? kMaxTextsBytes : kMaxOutcomeBytes)) return false;
   payload = *n;
   return true;
-}
-
-// The strings of a list that Python's marshal.dumps(list_of_str, 4) wrote:
-// the list ('['), then each string ('u', 't', 'a', 'A' with a 4-byte length,
-// 'z', 'Z' with a 1-byte one) or a reference ('r' and a 4-byte index) to one
-// read before. An object whose type byte has 0x80 set takes the next slot of
-// the reference table (the list itself included).
-std::optional<std::vector<std::string>> read_marshal_strings(std::string_view body) {
-  std::size_t at = 0;
-  auto u32 = [&](std::uint32_t& v) {
-    if (body.size() - at < 4) return false;
-    const auto* b = reinterpret_cast<const unsigned char*>(body.data() + at);
-    v = std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-    at += 4;
-    return true;
-  };
-  std::vector<std::optional<std::size_t>> refs;  // slot -> index in `out` (nullopt: the list)
-  if (at == body.size() || (body[at] & 0x7f) != '[') return std::nullopt;
-  if (body[at++] & 0x80) refs.emplace_back();
-  std::uint32_t n = 0;
-  if (!u32(n) || n > body.size()) return std::nullopt;  // every item takes a byte at least
-  std::vector<std::string> out;
-  out.reserve(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (at == body.size()) return std::nullopt;
-    const unsigned char type = static_cast<unsigned char>(body[at++]);
-    const char code = static_cast<char>(type & 0x7f);
-    if (code == 'r') {
-      std::uint32_t slot = 0;
-      if ((type & 0x80) || !u32(slot) || slot >= refs.size() || !refs[slot]) return std::nullopt;
-      out.push_back(out[*refs[slot]]);
-      continue;
-    }
-    std::uint32_t length = 0;
-    if (code == 'z' || code == 'Z') {
-      if (at == body.size()) return std::nullopt;
-      length = static_cast<unsigned char>(body[at++]);
-    } else if (code == 'u' || code == 't' || code == 'a' || code == 'A') {
-      if (!u32(length)) return std::nullopt;
-    } else {
-      return std::nullopt;
-    }
-    if (body.size() - at < length) return std::nullopt;
-    if (type & 0x80) refs.emplace_back(out.size());
-    out.emplace_back(body.substr(at, length));
-    at += length;
-  }
-  if (at != body.size()) return std::nullopt;
-  return out;
 }
 
 // TEXTS: `texts.size()` texts joined by NUL, each "V<repr>" or "E<Class> <message>".
@@ -205,17 +154,6 @@ bool read_texts(std::string_view body, std::vector<OutcomeText>& texts) {
     } else {
       return false;
     }
-  }
-  return true;
-}
-
-// ERRORS: a marshalled list of class, message, class, message...
-bool read_errors(std::string_view body, std::vector<OutcomeText>& texts) {
-  auto strings = read_marshal_strings(body);
-  if (!strings || strings->size() != 2 * texts.size()) return false;
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    if (!is_class_name((*strings)[2 * i])) return false;
-    texts[i] = {true, std::move((*strings)[2 * i]), std::move((*strings)[2 * i + 1])};
   }
   return true;
 }
@@ -270,7 +208,7 @@ FrameParse parse_frame(std::string_view buffer) {
   const std::string_view tag = take_word(rest);
   FrameParse p;
   std::uint64_t payload = 0, text_count = 0;
-  const bool carries_texts = tag == "TEXT" || tag == "TEXTS" || tag == "ERROR" || tag == "ERRORS";
+  const bool carries_texts = tag == "TEXT" || tag == "TEXTS";
   if (!(carries_texts ? parse_text_header(tag, rest, p.frame, payload, text_count)
                       : parse_header(tag, rest, p.frame, payload, text_count))) {
     return garbage("'" + std::string(buffer.substr(0, std::min<std::size_t>(newline, 200))) + "'");
@@ -278,13 +216,11 @@ FrameParse parse_frame(std::string_view buffer) {
   const std::size_t start = newline + 1;
   if (buffer.size() - start < payload) return {};  // the payload is still on its way
   const std::string_view body = buffer.substr(start, payload);
-  if (tag == "TEXT" || tag == "ERROR") {
+  if (tag == "TEXT") {
     p.frame.texts[0].text = std::string(body);
   } else if (carries_texts) {
     p.frame.texts.resize(text_count);
-    if (!(tag == "TEXTS" ? read_texts(body, p.frame.texts) : read_errors(body, p.frame.texts))) {
-      return garbage("a " + std::string(tag) + " frame whose texts are not its count or form");
-    }
+    if (!read_texts(body, p.frame.texts)) return garbage("a TEXTS frame whose texts are not its count or form");
   } else if (p.frame.tag == Frame::Tag::Outcomes) {
     p.frame.ids.resize(payload / 4);
     for (std::size_t i = 0; i < p.frame.ids.size(); ++i) {
@@ -306,37 +242,19 @@ std::string encode_frame(const Frame& f) {
     case Frame::Tag::Done: return "DONE " + std::to_string(f.number) + "\n";
     case Frame::Tag::Bound: return "BOUND " + std::to_string(f.number) + " " + f.name + " " + escape(f.detail) + "\n";
     case Frame::Tag::Skipped: return "SKIPPED " + std::to_string(f.number) + " " + escape(f.detail) + "\n";
-    case Frame::Tag::Text:
-    case Frame::Tag::Errors: {
-      const bool with_ids = f.tag == Frame::Tag::Text;
-      const std::string first = with_ids ? " " + std::to_string(f.number) : "";
+    case Frame::Tag::Text: {
       if (f.texts.size() == 1) {
         const OutcomeText& t = f.texts[0];
-        const std::string kind = t.raised ? (with_ids ? " E " : " ") + t.exception_class : std::string(" V");
-        return (with_ids ? "TEXT" : "ERROR") + first + kind + " " + std::to_string(t.text.size()) + "\n" + t.text;
+        return "TEXT " + std::to_string(f.number) + (t.raised ? " E " + t.exception_class : std::string(" V")) + " " +
+               std::to_string(t.text.size()) + "\n" + t.text;
       }
       std::string body;
-      if (with_ids) {
-        for (std::size_t i = 0; i < f.texts.size(); ++i) {
-          const OutcomeText& t = f.texts[i];
-          if (i) body += '\0';
-          body += t.raised ? "E" + t.exception_class + " " + t.text : "V" + t.text;
-        }
-      } else {
-        auto u32 = [&](std::size_t v) {
-          for (int shift = 0; shift < 32; shift += 8) body += static_cast<char>((v >> shift) & 0xff);
-        };
-        body += '[';
-        u32(2 * f.texts.size());
-        for (const OutcomeText& t : f.texts) {
-          for (const std::string* str : {&t.exception_class, &t.text}) {
-            body += 'u';
-            u32(str->size());
-            body += *str;
-          }
-        }
+      for (std::size_t i = 0; i < f.texts.size(); ++i) {
+        const OutcomeText& t = f.texts[i];
+        if (i) body += '\0';
+        body += t.raised ? "E" + t.exception_class + " " + t.text : "V" + t.text;
       }
-      return (with_ids ? "TEXTS" : "ERRORS") + first + " " + std::to_string(f.texts.size()) + " " +
+      return "TEXTS " + std::to_string(f.number) + " " + std::to_string(f.texts.size()) + " " +
              std::to_string(body.size()) + "\n" + body;
     }
     case Frame::Tag::Outcomes: {

@@ -179,7 +179,7 @@ std::vector<CaseArgs> extra_cases(const Binding& b, const std::vector<ModelCall>
 // `known`: the session's outcomes by id (an id defined for one function may
 // answer another's cases).
 std::string check_function(Session& session, std::size_t index, const Binding& b, const Grid& grid,
-                           std::vector<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
+                           std::deque<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
                            BaselineReader* baseline) {
   FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, {}};
   BatchQueue queue;
@@ -191,18 +191,10 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
         known[id].rendering.reset();
         known[id].actual = std::move(actual);
       }
-      std::size_t next_inline = 0;
-      KnownOutcome raised;
       for (const std::uint32_t id : batch->ids) {
         const CaseArgs* c = cursor.next();
         if (c == nullptr || !run.error.empty()) continue;
-        if (id != kInlineOutcome) {
-          run.take(*c, known[id]);
-          continue;
-        }
-        raised.actual = std::move(batch->inline_outcomes[next_inline++]);
-        raised.rendering.reset();
-        run.take(*c, raised);
+        run.take(*c, known[id]);
       }
     }
   });
@@ -304,7 +296,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     if (!baseline->open(o.baseline_path, signature_of(o), error)) return std::nullopt;
   }
 
-  std::vector<KnownOutcome> known;
+  std::deque<KnownOutcome> known;  // grows without moving what it holds
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const Binding& b = bindings[i];
     const BindResult& bound = session->bound()[i];

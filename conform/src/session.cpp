@@ -88,7 +88,6 @@ bool Session::start(std::string& error) {
     return false;
   }
   child_ids_.clear();
-  inline_.clear();
   input_.clear();
   parsed_ = 0;
   std::string output = load_request(command_.mode, command_.files, command_.bindings);
@@ -195,19 +194,9 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
                                                         : Actual{Actual::Status::Value, "", t.text}));
           }
           break;
-        case Frame::Tag::Errors:
-          for (const OutcomeText& t : f.texts) inline_.push_back({Actual::Status::Raised, t.exception_class, t.text});
-          break;
         case Frame::Tag::Outcomes:
           if (f.ids.size() > st.total - st.next) return end(End::Crashed, crashed("the child answered more cases than the grid has"));
           for (const std::uint32_t id : f.ids) {
-            if (id == kInlineOutcome) {
-              if (inline_.empty()) return end(End::Crashed, crashed("the child answered garbage: an exception it did not send"));
-              batch.inline_outcomes.push_back(std::move(inline_.front()));
-              inline_.pop_front();
-              batch.ids.push_back(kInlineOutcome);
-              continue;
-            }
             if (id >= child_ids_.size()) return end(End::Crashed, crashed("the child answered garbage: an undefined outcome id"));
             batch.ids.push_back(child_ids_[id]);
           }

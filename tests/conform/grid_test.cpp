@@ -24,14 +24,15 @@ std::vector<ParamSpec> named(const std::vector<std::string>& names) {
 
 CaseArgs args(std::initializer_list<long long> v) { return CaseArgs(v.begin(), v.end()); }
 
-TEST(ConformGrid, EdgeGridWalksSizesThenRanksWithOneInvalidRankOnEachSide) {
+TEST(ConformGrid, EdgeGridWalksASizeThenItsRanksWithOneInvalidRankOnEachSide) {
   const Grid g = make_grid(named({"r", "L", "R"}), GridStyle::EdgesAndFarOut, {2, 2}, {});
   const auto all = cases_of(g);
   ASSERT_EQ(g.blocks.size(), 2u);
   std::vector<CaseArgs> first(all.begin(), all.begin() + 6);
-  // L = -1, R = -1: ranks -1 and 0 (the size clamped at 0); then R = 0.
-  EXPECT_EQ(first, (std::vector<CaseArgs>{args({-1, -1, -1}), args({0, -1, -1}), args({-1, -1, 0}), args({0, -1, 0}),
-                                          args({-1, -1, 1}), args({0, -1, 1})}));
+  // L (which r depends on) first, then r, then R: L = -1 has ranks -1 and 0
+  // (the size clamped at 0), each with every R.
+  EXPECT_EQ(first, (std::vector<CaseArgs>{args({-1, -1, -1}), args({-1, -1, 0}), args({-1, -1, 1}), args({-1, -1, 2}),
+                                          args({0, -1, -1}), args({0, -1, 0})}));
   // The exhaustive block: for each L, ranks -1..max(L, 0), times 4 values of R.
   std::uint64_t exhaustive = 0;
   for (int L = -1; L <= 2; ++L) exhaustive += 4 * (std::max(L, 0) + 2);

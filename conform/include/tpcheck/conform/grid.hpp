@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,13 +64,30 @@ struct ValueList {
   std::vector<char> outer;  // per value, in a block with only_outer: past the first block's bounds
 };
 
+// A dependent parameter's lists by the values of what it depends on, in the
+// order the walk first reaches them; looked up once per loop entry of the
+// walk, so hashed.
+struct ValuesHash {
+  std::size_t operator()(const std::vector<BigInt>& key) const;
+  std::size_t operator()(const std::vector<std::int64_t>& key) const;
+};
+struct ValueTable {
+  std::vector<std::pair<std::vector<BigInt>, ValueList>> entries;
+  // Keys that fit int64 (every key of a valid grid) are found without cpp_int.
+  std::unordered_map<std::vector<std::int64_t>, std::size_t, ValuesHash> small_index;
+  std::unordered_map<std::vector<BigInt>, std::size_t, ValuesHash> big_index;
+  void add(std::vector<BigInt> key, ValueList list);
+  const ValueList* find(const std::vector<BigInt>& key) const;
+  const ValueList* find(const std::vector<std::int64_t>& key) const;
+};
+
 struct GridParam {
   std::string name;
   std::size_t position = 0;        // in the display order of CaseArgs
   bool flag = false;               // the child passes False/True
   std::vector<std::size_t> deps;   // indices of earlier parameters of the block
   ValueList values;                // deps empty
-  std::map<std::vector<BigInt>, ValueList> table;  // deps not empty
+  ValueTable table;                // deps not empty
 
   const ValueList* list_for(const std::vector<BigInt>& key) const;
 };
@@ -109,11 +127,15 @@ class GridCursor {
   bool descend(std::size_t level);
   bool advance();
   bool inner_only() const;
+  void set(std::size_t position, const BigInt& value);
 
   const Grid& grid_;
   std::size_t block_ = 0;
   bool started_ = false;
   CaseArgs args_;
+  std::vector<std::int64_t> small_;     // args_ as int64, where they fit
+  std::vector<char> fits_;
+  std::vector<std::int64_t> small_key_;
   std::vector<const ValueList*> lists_;
   std::vector<std::size_t> at_;
   std::vector<BigInt> key_;

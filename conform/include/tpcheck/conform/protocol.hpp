@@ -11,16 +11,11 @@
 //         each "V<repr of a value>" or "E<ExceptionClass> <str() of the exception>">
 //   TEXT <id> V <n>\n<n bytes: repr of a value>           (one text that holds a NUL)
 //   TEXT <id> E <ExceptionClass> <n>\n<n bytes: str() of the exception>
-//   ERRORS <count> <n>\n<n bytes: marshal.dumps([class, message, class, message...], 4)>
-//   ERROR <ExceptionClass> <n>\n<n bytes: the message>     (one that holds a NUL)
 //   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
 //   DONE <count>                          FAILED <text>
 // A run answers every case of the grid from case `from` on, in grid order,
 // with the id of its outcome; an id is defined by a TEXT frame before its
-// first use, ids counting up from 0 over the child's life. A case that raised
-// has the id kInlineOutcome instead: its exception is the next one of the
-// ERROR(S) frames, which come before the OUTCOMES frame that uses them
-// (exception messages are mostly distinct: they are sent, not kept). <where>, <reason> and <text> escape backslash, newline and
+// first use, ids counting up from 0 over the child's life. <where>, <reason> and <text> escape backslash, newline and
 // carriage return (\\, \n, \r).
 //
 // The parser takes any bytes and never throws: whatever it rejects is
@@ -44,7 +39,6 @@ inline constexpr std::size_t kMaxOutcomeBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxOutcomesPerFrame = std::size_t{1} << 24;
 inline constexpr std::size_t kMaxTextsBytes = std::size_t{1} << 26;
 inline constexpr std::size_t kMaxTextsPerFrame = std::size_t{1} << 16;
-inline constexpr std::uint32_t kInlineOutcome = UINT32_MAX;
 
 // The child's escaping (backslash, newline, carriage return).
 std::string escape(std::string_view text);
@@ -60,12 +54,12 @@ struct OutcomeText {
 };
 
 struct Frame {
-  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Errors, Outcomes, Done, Failed };
+  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Outcomes, Done, Failed };
   Tag tag = Tag::Ready;
   std::uint64_t number = 0;  // Bound, Skipped: binding index; Text: the first id; Done: case count
   std::string name;          // Bound: the qualified name found
   std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text
-  std::vector<OutcomeText> texts;  // Text (TEXT, TEXTS), Errors (ERROR, ERRORS)
+  std::vector<OutcomeText> texts;  // Text (TEXT, TEXTS)
   std::vector<std::uint32_t> ids;  // Outcomes
 };
 
