@@ -319,18 +319,24 @@ BINARY_TARGETS = {
     "differential": differential_seeds,
 }
 def conform_protocol_seeds():
-    """Lines a conformance child may print: replies, escapes, handshakes, garbage."""
-    return {k: v.encode() for k, v in {
-        "reply_value": "0 V 1",
-        "reply_list": "3 V [0, 1]",
-        "reply_error": "12 E ValueError TP sizes must be positive",
-        "reply_escapes": "3 V [0, 1]\\n\\\\",
-        "reply_no_class": "4 E  message",
-        "reply_negative_seq": "-1 V 1",
-        "reply_huge_seq": "99999999999999999999999 V 1",
-        "bound": "BOUND get_port_offset a.py:3",
-        "loaderror": "LOADERROR x.py:7: SyntaxError: expected \\x27:\\x27\\n",
-        "garbage": "Traceback (most recent call last):",
+    """Frames a conformance child may write (conform/.../protocol.hpp), split ones, garbage."""
+    texts = "V[0, 1]\0EValueError TP sizes must be positive\0VNone"
+    return {k: (v.encode("latin-1") if isinstance(v, str) else v) for k, v in {
+        "bound": "BOUND 1 TpKVTopology.get_target_remote_ranks utils.py:58\n",
+        "skipped": "SKIPPED 0 not defined at top level in a.py (looked for\\nx)\n",
+        "ready": "READY\n",
+        "loaderror": "LOADERROR x.py:7: SyntaxError: expected \x27:\x27\n",
+        "text_value": "TEXT 0 V 6\n[0, 1]",
+        "text_error_nul": "TEXT 3 E ValueError 5\na\0b\nc",
+        "texts": "TEXTS 4 3 %d\n%s" % (len(texts), texts),
+        "texts_bad_item": "TEXTS 0 2 5\nV1\0X2",
+        "outcomes": b"OUTCOMES 3\n\x00\x00\x00\x00\x01\x00\x00\x00\xff\xff\xff\xff",
+        "outcomes_split": b"OUTCOMES 2\n\x00\x00\x00",
+        "done": "DONE 149792\n",
+        "done_leading_zero": "DONE 01\n",
+        "failed": "FAILED KeyError: \x27grid\x27\n",
+        "huge_count": "TEXTS 0 99999999999999999999 1\nV",
+        "garbage": "Traceback (most recent call last):\n",
         "empty": "",
     }.items()}
 

@@ -132,8 +132,7 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
 
 std::string not_compared_reason(const Binding& b) {
   if (b.relation == Relation::NixlMapping) {
-    return "sizings NIXL refuses at handshake (not MLA, P > D and P > H; SPEC §11): refused by handshake, not a "
-           "deviation";
+    return "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)";
   }
   return "cases outside int64, which this relation does not compare";
 }

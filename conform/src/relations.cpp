@@ -50,6 +50,14 @@ void set_refusal_effect(Judgement& j) {
   if (j.kind == Kind::RejectsValid) j.effect = Effect::Refused;
 }
 
+// The judgement of a case whose expected outcome is a model failure.
+Judgement expecting_failure(const Failure& failure, const Actual& actual) {
+  Judgement j;
+  j.expected = render(failure);
+  j.kind = classify(j.expected, actual);
+  return j;
+}
+
 std::string render_slots(const std::map<I, I>& slots) {
   std::string out = "{";
   for (const auto& [p, slot] : slots) out += (out.size() > 1 ? ", " : "") + decimal(p) + ": " + decimal(slot);
@@ -64,14 +72,10 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
   const auto a = small(args);
   if (!a) return outside_int64();
   const I P = (*a)[0], D = (*a)[1];
-  Judgement j;
   // The count is asked of the decode side, which refuses a pair that is not divisible.
   const auto ratio = tp_ratio<I>(D, P);
-  if (!ratio.ok()) {
-    j.expected = render(ratio.failure());
-    j.kind = classify(j.expected, actual);
-    return j;
-  }
+  if (!ratio.ok()) return expecting_failure(ratio.failure(), actual);
+  Judgement j;
   // Every prefill rank waits for the decode ranks whose window holds it (§3
   // duality), the same number for every p.
   const auto span = window_span<I>(0, P, D).value();
@@ -92,26 +96,21 @@ Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
   const I d = (*a)[4];
-  Judgement j;
   const auto ratio = tp_ratio<I>(s.D, s.P);
   if (!ratio.ok()) {
     // A mapping for a pair that is not divisible: every decode rank copies
     // heads from a prefill rank that does not hold them.
-    j.expected = render(ratio.failure());
-    j.kind = classify(j.expected, actual);
+    Judgement j = expecting_failure(ratio.failure(), actual);
     if (j.kind == Kind::AcceptsInvalid) j.effect = Effect::WrongHeads;
     return j;
   }
+  Judgement j;
   if (!s.mla && s.P > s.D && s.P > s.H) {
     j.not_compared = true;  // NIXL refuses the sizing at handshake (SPEC §11)
     return j;
   }
   const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
-  if (!plan_outcome.ok()) {
-    j.expected = render(plan_outcome.failure());
-    j.kind = classify(j.expected, actual);
-    return j;
-  }
+  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
   const auto& copies = plan_outcome.value();
   std::vector<I> sources;
   std::map<I, I> slots;
@@ -171,13 +170,9 @@ Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual) {
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
   const I p = (*a)[4], d = (*a)[5];
-  Judgement j;
   const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
-  if (!plan_outcome.ok()) {
-    j.expected = render(plan_outcome.failure());
-    j.kind = classify(j.expected, actual);
-    return j;
-  }
+  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
+  Judgement j;
   const auto& copies = plan_outcome.value();
   const auto copy = std::find_if(copies.begin(), copies.end(), [&](const Copy<I>& c) { return c.p == p; });
   const I B = kBytesPerHead;

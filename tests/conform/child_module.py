@@ -86,23 +86,25 @@ def plain_loop_source(target):
     return "\n".join(lines) + "\n"
 
 
-def make_plain_loop(child, target):
+def call_scope(child, target):
+    """The names a shaped call uses, as the child's loop has them."""
     scope = {"_render": child.RENDERERS[target.spec["render"]], "_region": child.region}
     scope.update(child.STAND_INS)
     if target.cls is not None:
         scope["_inst"] = object.__new__(target.cls)
     scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
+    return scope
+
+
+def make_plain_loop(child, target):
+    scope = call_scope(child, target)
     exec(compile(plain_loop_source(target), "<plain loop>", "exec"), scope)
     return scope["_plain"]
 
 
 def make_caller(child, target):
     """outcome(args): the child's rendering of one call ("repr", or "Class: message")."""
-    scope = {"_render": child.RENDERERS[target.spec["render"]], "_region": child.region}
-    scope.update(child.STAND_INS)
-    if target.cls is not None:
-        scope["_inst"] = object.__new__(target.cls)
-    scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
+    scope = call_scope(child, target)
     names = target.spec["params"]
     source = "def _one(%s):\n" % ", ".join(names)
     if target.setup:

@@ -38,6 +38,18 @@ def run(tpcheck, args, timeout=90, cwd=None, env=None):
     return p.returncode, p.stdout, p.stderr, time.monotonic() - started
 
 
+# SPEC §8's port offset, as the fixtures that need a correct one end their function.
+PORT_OFFSET_CHECKS = """
+                if tp_size <= 0:
+                    raise ValueError("tp_size must be positive")
+                if not 0 <= tp_rank < tp_size:
+                    raise ValueError(f"tp_rank {tp_rank} must be in [0, {tp_size})")
+                if dp_rank < 0:
+                    raise ValueError(f"dp_rank {dp_rank} must be non-negative")
+                return dp_rank * tp_size + tp_rank
+"""[1:]
+
+
 def write(directory, name, text):
     path = os.path.join(directory, name)
     with open(path, "w", encoding="utf-8") as f:
@@ -285,14 +297,7 @@ def protocol_out_of_reach(tpcheck, fixtures):
                         os.write(fd, b"OUTCOMES 1\\n\\x00\\x00\\x00\\x00DONE 1\\n0 V 0\\n")
                     except OSError:
                         pass
-                if tp_size <= 0:
-                    raise ValueError("tp_size must be positive")
-                if not 0 <= tp_rank < tp_size:
-                    raise ValueError(f"tp_rank {tp_rank} must be in [0, {tp_size})")
-                if dp_rank < 0:
-                    raise ValueError(f"dp_rank {dp_rank} must be non-negative")
-                return dp_rank * tp_size + tp_rank
-            """)
+""" + PORT_OFFSET_CHECKS)
         code, out, err, seconds = run(tpcheck, PROFILE + ["--json", "--timeout", "2", "--max-tp", "2", module], timeout=60)
     report = json.loads(out) if out else {}
     expect(code == 0 and report.get("deviations") == 0 and not report.get("incidents"),
@@ -309,14 +314,7 @@ def call_budget(tpcheck, fixtures):
 
             def get_port_offset(dp_rank, tp_rank, tp_size=1):
                 time.sleep(0.8)
-                if tp_size <= 0:
-                    raise ValueError("tp_size must be positive")
-                if not 0 <= tp_rank < tp_size:
-                    raise ValueError(f"tp_rank {tp_rank} must be in [0, {tp_size})")
-                if dp_rank < 0:
-                    raise ValueError(f"dp_rank {dp_rank} must be non-negative")
-                return dp_rank * tp_size + tp_rank
-            """)
+""" + PORT_OFFSET_CHECKS)
         code, out, err, seconds = run(tpcheck, PROFILE + ["--json", "--timeout", "1", "--max-tp", "1", module],
                                       timeout=60)
     expect(code == 1 and seconds < 20, "exit %d after %.1f s, expected 1 within seconds" % (code, seconds), err)
@@ -348,14 +346,7 @@ def memory_limits(tpcheck, fixtures):
             _RESERVED = mmap.mmap(-1, 6 << 30)  # what an import like torch's may reserve
 
             def port_offset(dp_rank, tp_rank, tp_size):
-                if tp_size <= 0:
-                    raise ValueError("tp_size must be positive")
-                if not 0 <= tp_rank < tp_size:
-                    raise ValueError(f"tp_rank {tp_rank} must be in [0, {tp_size})")
-                if dp_rank < 0:
-                    raise ValueError(f"dp_rank {dp_rank} must be non-negative")
-                return dp_rank * tp_size + tp_rank
-            """)
+""" + PORT_OFFSET_CHECKS)
         code, out, err, _ = run(tpcheck, ["conform", "--adapter", adapter, "--max-tp", "2"])
         expect(code == 0, "the adapter loads under the adapter default: exit %d" % code, out, err)
         expect_error(run(tpcheck, ["conform", "--adapter", adapter, "--max-tp", "2", "--memory", "1024"]), 2,
