@@ -122,8 +122,9 @@ class Child:
             for i, spec in enumerate(request["bindings"]):
                 function = getattr(module, spec["functions"][0], None)
                 if callable(function):
-                    target = Target(spec, spec["functions"][0], request["files"][0], 0)
-                    target.where = "%s (adapter)" % request["files"][0]
+                    code = getattr(function, "__code__", None)
+                    target = Target(spec, spec["functions"][0], getattr(code, "co_filename", request["files"][0]),
+                                    getattr(code, "co_firstlineno", 0))
                     target.function, target.call = function, call_expression(spec, function)
                     self.targets.append(target)
                     self.replies.line("BOUND %d %s %s" % (i, target.qualname, escape(target.where)))
@@ -146,6 +147,7 @@ class Child:
         careful = max(0, request["careful_until"] - start)
         runner = make_runner(target, request["grid"], start, careful > 0)
         replies = self.replies
+        replies.write(b"OUTCOMES 0\n")  # the calls start: their budget starts now
         replies.emitted = 0
         previous = signal.signal(signal.SIGALRM, replies.flush)
         signal.setitimer(signal.ITIMER_REAL, REPORT_INTERVAL, REPORT_INTERVAL)

@@ -166,6 +166,7 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
   std::string output = run_request(index, grid_json, st.next, st.careful_until);
   const auto started = Clock::now();
   auto last_progress = started;
+  bool calling = false;  // the child has read the grid and started the calls
   const Clock::duration busy_before = st.busy;
   bool closed = false;
   OutcomeBatch batch;
@@ -204,10 +205,11 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
           st.calls += f.ids.size();
           st.largest_frame = std::max<std::uint64_t>(st.largest_frame, f.ids.size());
           deliver();
+          last_progress = Clock::now();  // an empty frame: the child starts calling
+          calling = true;
           if (!f.ids.empty() && st.next < st.total) {
             // Calls that each stay within the budget may still add up to hours:
             // the function may fall behind kPacePerCall by at most the budget.
-            last_progress = Clock::now();
             const auto used = busy_before + (last_progress - started);
             if (used > command_.call_timeout + kPacePerCall * static_cast<std::int64_t>(st.calls)) {
               return end(End::TimedOut, {Actual::Status::TimedOut, "",
@@ -232,14 +234,17 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
       const std::string tail = last_line(child_.stderr_tail());
       return end(End::Crashed, crashed("the Python child " + child_.end_description() + (tail.empty() ? "" : " (" + tail + ")")));
     }
-    // The call in flight has run at least since the last progress.
+    // The call in flight has run at least since the last progress. Before the
+    // calls start, the child reads the grid: that has the load budget.
     const auto budget = command_.call_timeout;
-    const auto call_deadline = last_progress + budget + kGrace;
-    if (Clock::now() >= call_deadline) {
+    const auto deadline = calling ? last_progress + budget + kGrace : started + command_.load_timeout;
+    if (Clock::now() >= deadline) {
+      if (!calling) return end(End::Failed, crashed("the child did not start the calls within " +
+                                                     seconds(command_.load_timeout)));
       return end(End::TimedOut, {Actual::Status::TimedOut, "", "no answer within " + seconds(budget)});
     }
     compact_input();
-    closed = child_.pump(output, input_, call_deadline) == ChildProcess::Pump::Closed;
+    closed = child_.pump(output, input_, deadline) == ChildProcess::Pump::Closed;
   }
 }
 

@@ -13,9 +13,11 @@
 //   TEXT <id> E <ExceptionClass> <n>\n<n bytes: str() of the exception>
 //   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
 //   DONE <count>                          FAILED <text>
-// A run answers every case of the grid from case `from` on, in grid order,
-// with the id of its outcome; an id is defined by a TEXT frame before its
-// first use, ids counting up from 0 over the child's life. <where>, <reason> and <text> escape backslash, newline and
+// A run starts with an empty OUTCOMES frame once the child is ready to call
+// (the budget of the first call starts there), then answers every case of
+// the grid from case `from` on, in grid order, with the id of its outcome; an
+// id is defined by a TEXT frame before its first use, ids counting up from 0
+// over the child's life. <where>, <reason> and <text> escape backslash, newline and
 // carriage return (\\, \n, \r).
 //
 // The parser takes any bytes and never throws: whatever it rejects is
