@@ -7,12 +7,13 @@ import array
 import fcntl
 import gc
 import json
+import marshal
 import signal
 
 REPORT_INTERVAL = 0.02  # seconds between progress reports during a run
 MAX_OUTCOME_BYTES = 1 << 20
-TEXTS_PER_FRAME = 1 << 16
-TEXTS_FRAME_CHARS = 1 << 23  # a TEXTS frame holds at most 32 MiB (4 bytes a character) and one more text
+TEXTS_PER_FRAME = 1 << 12
+TEXTS_MAX_BYTES = 1 << 25
 PROTOCOL_FDS_FROM = 200
 
 
@@ -20,18 +21,40 @@ def escape(text):
     return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
 
 
+def too_long(text):
+    """A tpcheck.OutcomeTooLong exception in place of a text longer than tpcheck compares."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= MAX_OUTCOME_BYTES:
+        return None
+    return "tpcheck.OutcomeTooLong", "the outcome has %d bytes; at most %d are compared" % (size, MAX_OUTCOME_BYTES)
+
+
+def wire(outcome):
+    """An outcome key as marshal writes it for tpcheck: an int, None, a str
+    (a value's repr), or (exception class name, message)."""
+    if outcome.__class__ is tuple:
+        cls, text = outcome
+        if len(text) * 4 > MAX_OUTCOME_BYTES:
+            return too_long(text) or ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, text)
+        return ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, text)
+    if outcome.__class__ is str and len(outcome) * 4 > MAX_OUTCOME_BYTES:
+        return too_long(outcome) or outcome
+    return outcome
+
+
 class Replies:
     """Outcomes, written as frames: on a timer (so tpcheck sees progress while
     a long grid runs), after each case in careful mode, and at the end. An
     outcome is keyed in `table` by what the loop has at hand (an int or None
-    itself, a rendering, or (exception class, message)) and gets an id; its
-    text is made once, when first seen."""
+    itself, a rendering, or (exception class, message)) and gets an id; the
+    keys of new ids go to tpcheck as marshal writes them (C speed: no text is
+    made here)."""
 
     def __init__(self, fd):
         self.fd = fd
-        self.table = {}       # value key -> id
-        self.pending = []     # texts of new ids not sent yet: "V<repr>" or "E<Class> <message>"
-        self.sent = 0         # ids whose text was sent
+        self.table = {}       # outcome key -> id
+        self.pending = []     # outcomes of new ids not sent yet, as wire() has them
+        self.sent = 0         # ids whose outcome was sent
         self.ids = array.array("I")  # ids of answered cases not sent yet
         self.sink = self.ids.append
         self.emitted = 0
@@ -47,44 +70,25 @@ class Replies:
 
     def define(self, outcome):
         k = len(self.table)
-        if outcome.__class__ is tuple:  # an exception, or a value whose rendering raised
-            cls, message = outcome
-            text = "E%s %s" % ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, message)
-        else:
-            text = "V" + (outcome if outcome.__class__ is str else repr(outcome))
-        self.pending.append(text)
         self.table[outcome] = k
+        self.pending.append(wire(outcome))
         return k
 
-    @staticmethod
-    def bounded(text):
-        """A tagged text, or a tpcheck.OutcomeTooLong error that says how long it was."""
-        size = len(text.encode("utf-8", "backslashreplace"))
-        if size <= MAX_OUTCOME_BYTES:
-            return text
-        return "Etpcheck.OutcomeTooLong the outcome has %d bytes; at most %d are compared" % (size, MAX_OUTCOME_BYTES)
-
-    def frames(self, texts, first):
-        """TEXTS frames for new texts, with ids from `first`; a text alone in a
-        TEXT frame when it holds a NUL or is too long to go with others."""
-        # The common case, checked at C speed: few enough texts, no NUL in any,
-        # none longer than MAX_OUTCOME_BYTES (4 bytes a character at most).
-        joined = "\0".join(texts) if len(texts) <= TEXTS_PER_FRAME else ""
-        if joined and len(joined) <= TEXTS_FRAME_CHARS and joined.count("\0") == len(texts) - 1 and (
-                len(joined) * 4 <= MAX_OUTCOME_BYTES or max(map(len, texts)) * 4 <= MAX_OUTCOME_BYTES):
-            body = joined.encode("utf-8", "backslashreplace")
-            return [b"TEXTS %d %d %d\n" % (first, len(texts), len(body)) + body]
-        if len(texts) > 1:
-            half = len(texts) // 2
-            return self.frames(texts[:half], first) + self.frames(texts[half:], first + half)
-        text = self.bounded(texts[0])
-        if text[0] == "V":
-            header, body = "TEXT %d V" % first, text[1:]
-        else:
-            cls, _, body = text[1:].partition(" ")
-            header = "TEXT %d E %s" % (first, cls)
-        body = body.encode("utf-8", "backslashreplace")
-        return [("%s %d\n" % (header, len(body))).encode("utf-8", "backslashreplace") + body]
+    def texts_frames(self, outcomes, first):
+        """TEXTS frames for the outcomes of new ids, from id `first`: at most
+        TEXTS_PER_FRAME outcomes and TEXTS_MAX_BYTES bytes each (an outcome is
+        at most MAX_OUTCOME_BYTES)."""
+        frames = []
+        for at in range(0, len(outcomes), TEXTS_PER_FRAME):
+            batch = outcomes[at:at + TEXTS_PER_FRAME]
+            body = marshal.dumps(batch, 2)  # version 2: no reference table to build
+            if len(body) > TEXTS_MAX_BYTES and len(batch) > 1:
+                half = len(batch) // 2
+                frames += self.texts_frames(batch[:half], first + at)
+                frames += self.texts_frames(batch[half:], first + at + half)
+                continue
+            frames.append(b"TEXTS %d %d %d\n" % (first + at, len(batch), len(body)) + body)
+        return frames
 
     def flush(self, *_signal_args):
         if self.busy:  # a timer tick during a flush
@@ -93,10 +97,10 @@ class Replies:
         try:
             chunks = []
             if self.pending:
-                texts = self.pending[:]
-                del self.pending[:len(texts)]
-                chunks += self.frames(texts, self.sent)
-                self.sent += len(texts)
+                outcomes = self.pending[:]
+                del self.pending[:len(outcomes)]
+                chunks += self.texts_frames(outcomes, self.sent)
+                self.sent += len(outcomes)
             n = len(self.ids)
             if n:
                 ids = self.ids[:n]

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "tpcheck/json.hpp"
+#include "tpcheck/pyint.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -102,61 +103,139 @@ bool parse_header(std::string_view tag, std::string_view rest, Frame& f, std::ui
   return false;
 }
 
-// The frames of outcome texts: TEXT (one) and TEXTS (several). `count`:
-// texts in the payload.
-bool parse_text_header(std::string_view tag, std::string_view rest, Frame& f, std::uint64_t& payload,
-                       std::uint64_t& count) {
-  const bool bulk = tag == "TEXTS";
+// TEXTS <first id> <count> <bytes>: the outcomes of new ids.
+bool parse_texts_header(std::string_view rest, Frame& f, std::uint64_t& payload, std::uint64_t& count) {
   f.tag = Frame::Tag::Text;
   const auto first = number(take_word(rest));
-  if (!first || *first > UINT32_MAX) return false;
-  f.number = *first;
-  OutcomeText single;
-  if (bulk) {
-    const auto n = number(take_word(rest));
-    if (!n || *n == 0 || *n > kMaxTextsPerFrame || f.number + *n > UINT32_MAX) return false;
-    count = *n;
-  } else {
-    count = 1;
-    const std::string_view kind = take_word(rest);
-    if (kind == "E") {
-      single.raised = true;
-      const std::string_view cls = take_word(rest);
-      if (!is_class_name(cls)) return false;
-      single.exception_class = std::string(cls);
-    } else if (kind != "V") {
-      return false;
-    }
-    f.texts.push_back(std::move(single));
+  const auto n = number(take_word(rest));
+  const auto bytes = number(rest);
+  if (!first || !n || !bytes || *n == 0 || *n > kMaxTextsPerFrame || *bytes > kMaxTextsBytes ||
+      *first + *n > UINT32_MAX) {
+    return false;
   }
-  const auto n = number(rest);
-  if (!n || *n > (bulk ? kMaxTextsBytes : kMaxOutcomeBytes)) return false;
-  payload = *n;
+  f.number = *first;
+  count = *n;
+  payload = *bytes;
   return true;
 }
 
-// TEXTS: `texts.size()` texts joined by NUL, each "V<repr>" or "E<Class> <message>".
-bool read_texts(std::string_view body, std::vector<OutcomeText>& texts) {
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const auto end = body.find('\0');
-    if ((end == std::string_view::npos) != (i + 1 == texts.size())) return false;
-    std::string_view t = body.substr(0, end);
-    body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 1);
-    if (t.empty()) return false;
-    const char kind = t[0];
-    t.remove_prefix(1);
-    if (kind == 'E') {
-      const auto space = t.find(' ');
-      if (space == std::string_view::npos || !is_class_name(t.substr(0, space))) return false;
-      texts[i] = {true, std::string(t.substr(0, space)), std::string(t.substr(space + 1))};
-    } else if (kind == 'V') {
-      texts[i] = {false, {}, std::string(t)};
-    } else {
-      return false;
+// The outcomes of a TEXTS frame: a list that Python's marshal.dumps(list, 4)
+// wrote, of `texts.size()` items, each an int ('i', or 'l' in 15-bit digits),
+// None ('N'), a str (a value's repr: 'u', 't', 'a', 'A' with a 4-byte length,
+// 'z', 'Z' with a 1-byte one), or a pair of str (an exception's class and
+// message: ')' or '('), or a reference ('r' and a 4-byte index) to an object
+// read before. An object whose type byte has 0x80 set takes the next slot of
+// the reference table. Anything else is garbage.
+class MarshalReader {
+ public:
+  explicit MarshalReader(std::string_view body) : body_(body) {}
+
+  bool outcomes(std::vector<OutcomeText>& texts) {
+    std::uint32_t n = 0;
+    if (start('[') == kBad || !u32(n) || n != texts.size()) return false;
+    for (OutcomeText& t : texts) {
+      if (!item(t)) return false;
     }
+    return at_ == body_.size();
   }
-  return true;
-}
+
+ private:
+  static constexpr int kBad = -2, kNoSlot = -1;
+
+  // Reads a type byte that must be `code`; returns its reference slot, kNoSlot, or kBad.
+  int start(char code) {
+    if (at_ == body_.size() || (body_[at_] & 0x7f) != code) return kBad;
+    if (!(body_[at_++] & 0x80)) return kNoSlot;
+    refs_.emplace_back();
+    return static_cast<int>(refs_.size() - 1);
+  }
+
+  bool u32(std::uint32_t& v) {
+    if (body_.size() - at_ < 4) return false;
+    const auto* b = reinterpret_cast<const unsigned char*>(body_.data() + at_);
+    v = std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+    at_ += 4;
+    return true;
+  }
+
+  // One object: a str, an int, None, or (if allowed) a pair of str.
+  // `was_str`: whether it was a str.
+  bool object(OutcomeText& t, bool pair_allowed, bool& was_str) {
+    was_str = false;
+    if (at_ == body_.size()) return false;
+    const unsigned char type = static_cast<unsigned char>(body_[at_]);
+    const char code = static_cast<char>(type & 0x7f);
+    if (code == 'r') {
+      std::uint32_t slot = 0;
+      ++at_;
+      if ((type & 0x80) || !u32(slot) || slot >= refs_.size() || !refs_[slot]) return false;
+      t = refs_[slot]->first;
+      was_str = refs_[slot]->second;
+      return pair_allowed || !t.raised;
+    }
+    const int slot = start(code);
+    if (code == 'N') {
+      t = {false, {}, "None"};
+    } else if (code == 'i') {
+      std::uint32_t v = 0;
+      if (!u32(v)) return false;
+      t = {false, {}, std::to_string(static_cast<std::int32_t>(v))};
+    } else if (code == 'l') {
+      std::uint32_t size = 0;
+      if (!u32(size)) return false;
+      const std::int32_t digits = static_cast<std::int32_t>(size);
+      const std::uint64_t count = digits < 0 ? -static_cast<std::int64_t>(digits) : digits;
+      if (count == 0 || (body_.size() - at_) / 2 < count) return false;
+      BigInt value = 0;
+      for (std::uint64_t i = count; i-- > 0;) {
+        const auto* b = reinterpret_cast<const unsigned char*>(body_.data() + at_ + 2 * i);
+        const unsigned digit = b[0] | unsigned(b[1]) << 8;
+        if (digit >= (1u << 15) || (i + 1 == count && digit == 0)) return false;  // one spelling per number
+        value = (value << 15) + digit;
+      }
+      at_ += 2 * count;
+      t = {false, {}, decimal(digits < 0 ? BigInt(-value) : value)};
+    } else if (code == ')' || code == '(') {
+      std::uint32_t n = 0;
+      if (code == ')') {
+        if (at_ == body_.size()) return false;
+        n = static_cast<unsigned char>(body_[at_++]);
+      } else if (!u32(n)) {
+        return false;
+      }
+      OutcomeText cls, message;
+      bool cls_str = false, message_str = false;
+      if (!pair_allowed || n != 2 || !object(cls, false, cls_str) || !object(message, false, message_str)) return false;
+      if (!cls_str || !message_str || !is_class_name(cls.text)) return false;
+      t = {true, std::move(cls.text), std::move(message.text)};
+    } else {
+      std::uint32_t length = 0;
+      if (code == 'z' || code == 'Z') {
+        if (at_ == body_.size()) return false;
+        length = static_cast<unsigned char>(body_[at_++]);
+      } else if (code == 'u' || code == 't' || code == 'a' || code == 'A') {
+        if (!u32(length)) return false;
+      } else {
+        return false;
+      }
+      if (body_.size() - at_ < length || length > kMaxOutcomeBytes) return false;
+      t = {false, {}, std::string(body_.substr(at_, length))};
+      at_ += length;
+      was_str = true;
+    }
+    if (slot >= 0) refs_[static_cast<std::size_t>(slot)] = std::make_pair(t, was_str);
+    return true;
+  }
+
+  bool item(OutcomeText& t) {
+    bool was_str = false;
+    return object(t, true, was_str);
+  }
+
+  std::string_view body_;
+  std::size_t at_ = 0;
+  std::vector<std::optional<std::pair<OutcomeText, bool>>> refs_;  // an object, and whether a str
+};
 
 }  // namespace
 
@@ -208,19 +287,19 @@ FrameParse parse_frame(std::string_view buffer) {
   const std::string_view tag = take_word(rest);
   FrameParse p;
   std::uint64_t payload = 0, text_count = 0;
-  const bool carries_texts = tag == "TEXT" || tag == "TEXTS";
-  if (!(carries_texts ? parse_text_header(tag, rest, p.frame, payload, text_count)
-                      : parse_header(tag, rest, p.frame, payload, text_count))) {
+  const bool texts = tag == "TEXTS";
+  if (!(texts ? parse_texts_header(rest, p.frame, payload, text_count)
+              : parse_header(tag, rest, p.frame, payload, text_count))) {
     return garbage("'" + std::string(buffer.substr(0, std::min<std::size_t>(newline, 200))) + "'");
   }
   const std::size_t start = newline + 1;
   if (buffer.size() - start < payload) return {};  // the payload is still on its way
   const std::string_view body = buffer.substr(start, payload);
-  if (tag == "TEXT") {
-    p.frame.texts[0].text = std::string(body);
-  } else if (carries_texts) {
+  if (texts) {
     p.frame.texts.resize(text_count);
-    if (!read_texts(body, p.frame.texts)) return garbage("a TEXTS frame whose texts are not its count or form");
+    if (!MarshalReader(body).outcomes(p.frame.texts)) {
+      return garbage("a TEXTS frame whose outcomes are not its count or form");
+    }
   } else if (p.frame.tag == Frame::Tag::Outcomes) {
     p.frame.ids.resize(payload / 4);
     for (std::size_t i = 0; i < p.frame.ids.size(); ++i) {
@@ -243,16 +322,25 @@ std::string encode_frame(const Frame& f) {
     case Frame::Tag::Bound: return "BOUND " + std::to_string(f.number) + " " + f.name + " " + escape(f.detail) + "\n";
     case Frame::Tag::Skipped: return "SKIPPED " + std::to_string(f.number) + " " + escape(f.detail) + "\n";
     case Frame::Tag::Text: {
-      if (f.texts.size() == 1) {
-        const OutcomeText& t = f.texts[0];
-        return "TEXT " + std::to_string(f.number) + (t.raised ? " E " + t.exception_class : std::string(" V")) + " " +
-               std::to_string(t.text.size()) + "\n" + t.text;
-      }
-      std::string body;
-      for (std::size_t i = 0; i < f.texts.size(); ++i) {
-        const OutcomeText& t = f.texts[i];
-        if (i) body += '\0';
-        body += t.raised ? "E" + t.exception_class + " " + t.text : "V" + t.text;
+      // As marshal.dumps would write it, every object as a str (an int's
+      // text is read back the same way as the int itself).
+      std::string body = "[";
+      auto u32 = [&](std::size_t v) {
+        for (int shift = 0; shift < 32; shift += 8) body += static_cast<char>((v >> shift) & 0xff);
+      };
+      auto str = [&](const std::string& s) {
+        body += 'u';
+        u32(s.size());
+        body += s;
+      };
+      u32(f.texts.size());
+      for (const OutcomeText& t : f.texts) {
+        if (t.raised) {
+          body += ')';
+          body += '\x02';
+          str(t.exception_class);
+        }
+        str(t.text);
       }
       return "TEXTS " + std::to_string(f.number) + " " + std::to_string(f.texts.size()) + " " +
              std::to_string(body.size()) + "\n" + body;

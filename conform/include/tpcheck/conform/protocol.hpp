@@ -3,14 +3,13 @@
 // tpcheck -> child, one JSON object per line on the request pipe:
 //   {"op": "load", "mode": "source"|"adapter", "files": [...], "bindings": [...]}
 //   {"op": "run", "binding": i, "grid": {...}, "from": k, "careful_until": c}
-// child -> tpcheck, frames on the reply pipe: a header line, then for TEXT and
-// OUTCOMES a binary payload of the length the header gives:
+// child -> tpcheck, frames on the reply pipe: a header line, then for TEXTS
+// and OUTCOMES a binary payload of the length the header gives:
 //   BOUND <i> <Qualified.name> <where>    READY
 //   SKIPPED <i> <reason>                  LOADERROR <text>
-//   TEXTS <first id> <count> <n>\n<n bytes: count texts joined by NUL bytes,
-//         each "V<repr of a value>" or "E<ExceptionClass> <str() of the exception>">
-//   TEXT <id> V <n>\n<n bytes: repr of a value>           (one text that holds a NUL)
-//   TEXT <id> E <ExceptionClass> <n>\n<n bytes: str() of the exception>
+//   TEXTS <first id> <count> <n>\n<n bytes: marshal.dumps(outcomes, 4): a list
+//         of count outcomes, each an int or None (a value), a str (a value's
+//         repr), or (exception class name, str() of the exception)>
 //   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
 //   DONE <count>                          FAILED <text>
 // A run starts with an empty OUTCOMES frame once the child is ready to call
@@ -34,8 +33,8 @@
 
 namespace tpcheck::conform {
 
-// Longest header line, and longest outcome text, the child may send; past
-// them the child is treated as broken rather than buffered without bound.
+// Longest header line, outcome text and frame the child may send; past them
+// the child is treated as broken rather than buffered without bound.
 inline constexpr std::size_t kMaxHeaderLine = std::size_t{1} << 16;
 inline constexpr std::size_t kMaxOutcomeBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxOutcomesPerFrame = std::size_t{1} << 24;
@@ -61,7 +60,7 @@ struct Frame {
   std::uint64_t number = 0;  // Bound, Skipped: binding index; Text: the first id; Done: case count
   std::string name;          // Bound: the qualified name found
   std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text
-  std::vector<OutcomeText> texts;  // Text (TEXT, TEXTS)
+  std::vector<OutcomeText> texts;  // Text: the outcomes of ids number, number + 1, ...
   std::vector<std::uint32_t> ids;  // Outcomes
 };
 
