@@ -193,6 +193,11 @@ RENDERERS = {"repr": repr, "int_list": render_int_list, "tp_mapping": render_tp_
 
 STR_FAILED = "<str() of the exception failed>"
 
+# The id of a case whose exception comes inline (protocol.hpp's kInlineOutcome).
+INLINE_OUTCOME = 0xFFFFFFFF
+KEYED_TRIAL = 4096
+INLINE_WHEN_NEW = 2
+
 
 def outcome_of_exception(e):
     """(class, message) of an exception, even one whose str() fails."""
@@ -247,10 +252,14 @@ def grid_data(grid, flags_at):
 
 def loop_source(target, grid, skip, careful):
     """`def _run(...)`: nested loops over every block of the grid, each case a
-    call whose outcome goes to the sink as an id."""
+    call whose outcome goes to the sink as an id. Each block is a function of
+    its own, with the call near its start: where an exception passes, Python
+    works out the line by reading the function's line table up to there."""
     names = target.spec["params"]
-    lines = ["def _run(_sink, _define, _ids, _flush, _skip, _careful):"]
+    state = "_skip, _careful, _keyed, _new, _seen"
+    lines = []
     for b, block in enumerate(grid["blocks"]):
+        lines.append("def _block%d(_sink, _put, _define, _get, _flush, %s):" % (b, state))
         indent = "    "
         if "cases" in block:
             lines.append("%sfor (%s,) in _C%d:" % (indent, ", ".join(names), b))
@@ -287,13 +296,29 @@ def loop_source(target, grid, skip, careful):
                  "    _r = " + target.call,
                  "except BaseException as _e:",
                  "    try:",
-                 "        _t = (_e.__class__, str(_e))",
+                 "        _m = str(_e)",
                  "    except BaseException:",
-                 "        _t = (_e.__class__, _STR_FAILED)",
+                 "        _m = _STR_FAILED",
+                 # Exceptions get ids while their messages repeat; once most
+                 # are new, they go inline (sending is cheaper than keying).
+                 "    if _keyed:",
+                 "        _seen += 1",
+                 "        _t = (_e.__class__, _m)",
+                 "        _k = _get(_t)",
+                 "        if _k is None:",
+                 "            _k = _define(_t)",
+                 "            _new += 1",
+                 "            if _new > %d and _new * %d > _seen:" % (KEYED_TRIAL, INLINE_WHEN_NEW),
+                 "                _keyed = False",
+                 "        _sink(_k)",
+                 "    else:",
+                 "        _put(_e.__class__)",
+                 "        _put(_m)",
+                 "        _sink(%d)" % INLINE_OUTCOME,
                  "else:"]
         if target.spec["render"] == "repr":
             # An int or None is its own key (rendered once, when first seen).
-            body += ["    if _r.__class__ is int or _r is None:",
+            body += ["    if _r is None or _r.__class__ is int:",
                      "        _t = _r",
                      "    else:",
                      "        try:",
@@ -305,14 +330,19 @@ def loop_source(target, grid, skip, careful):
                      "        _t = _render(_r)",
                      "    except BaseException as _e:",
                      "        _t = _render_failed(_e)"]
-        body += ["_k = _ids.get(_t)",
-                 "if _k is None:",
-                 "    _k = _define(_t)",
-                 "_sink(_k)"]
+        body += ["    _k = _get(_t)",
+                 "    if _k is None:",
+                 "        _k = _define(_t)",
+                 "    _sink(_k)"]
         if careful:
             body += ["if _careful > 0:", "    _careful -= 1", "    _flush()"]
         lines += [indent + line for line in body]
-    lines.append("    return _skip")
+        lines.append("    return " + state)
+    lines += ["def _run(_sink, _put, _define, _ids, _flush, _skip, _careful):",
+              "    _state = _skip, _careful, True, 0, 0  # " + state]
+    lines += ["    _state = _block%d(_sink, _put, _define, _ids.get, _flush, *_state)" % b
+              for b in range(len(grid["blocks"]))]
+    lines.append("    return _state[0]")
     return "\n".join(lines) + "\n"
 
 

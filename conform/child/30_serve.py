@@ -29,14 +29,29 @@ def too_long(text):
     return "tpcheck.OutcomeTooLong", "the outcome has %d bytes; at most %d are compared" % (size, MAX_OUTCOME_BYTES)
 
 
+class ClassNames(dict):
+    """Exception class -> the name tpcheck gets (looked up at C speed once known)."""
+
+    def __missing__(self, cls):
+        if cls is ReprFailed:
+            name = "tpcheck.ReprFailed"
+        else:  # a word of at most 200 characters, as tpcheck reads it
+            name = "".join(c if c > " " and c != "\x7f" else "_" for c in cls.__name__[:200]) or "_"
+        self[cls] = name
+        return name
+
+
+CLASS_NAMES = ClassNames()
+
+
 def wire(outcome):
     """An outcome key as marshal writes it for tpcheck: an int, None, a str
     (a value's repr), or (exception class name, message)."""
     if outcome.__class__ is tuple:
         cls, text = outcome
         if len(text) * 4 > MAX_OUTCOME_BYTES:
-            return too_long(text) or ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, text)
-        return ("tpcheck.ReprFailed" if cls is ReprFailed else cls.__name__, text)
+            return too_long(text) or (CLASS_NAMES[cls], text)
+        return (CLASS_NAMES[cls], text)
     if outcome.__class__ is str and len(outcome) * 4 > MAX_OUTCOME_BYTES:
         return too_long(outcome) or outcome
     return outcome
@@ -46,15 +61,17 @@ class Replies:
     """Outcomes, written as frames: on a timer (so tpcheck sees progress while
     a long grid runs), after each case in careful mode, and at the end. An
     outcome is keyed in `table` by what the loop has at hand (an int or None
-    itself, a rendering, or (exception class, message)) and gets an id; the
-    keys of new ids go to tpcheck as marshal writes them (C speed: no text is
-    made here)."""
+    itself, a rendering) and gets an id; the keys of new ids go to tpcheck as
+    marshal writes them (C speed: no text is made here). Exceptions go inline
+    (`errors`), in case order."""
 
     def __init__(self, fd):
         self.fd = fd
         self.table = {}       # outcome key -> id
         self.pending = []     # outcomes of new ids not sent yet, as wire() has them
         self.sent = 0         # ids whose outcome was sent
+        self.errors = []      # inline exceptions not sent yet: class, message, class, message...
+        self.put = self.errors.append
         self.ids = array.array("I")  # ids of answered cases not sent yet
         self.sink = self.ids.append
         self.emitted = 0
@@ -90,6 +107,36 @@ class Replies:
             frames.append(b"TEXTS %d %d %d\n" % (first + at, len(batch), len(body)) + body)
         return frames
 
+    def errors_frames(self, errors):
+        """ERRORS frames for [class name, message, ...]: their byte lengths as
+        an array, then the strings back to back (one join and one encoding
+        when all are ASCII), at most TEXTS_PER_FRAME exceptions and
+        TEXTS_MAX_BYTES bytes each."""
+        frames = []
+        for at in range(0, len(errors), 2 * TEXTS_PER_FRAME):
+            batch = errors[at:at + 2 * TEXTS_PER_FRAME]
+            sizes = array.array("I", map(len, batch))  # characters: a UTF-8 byte count is at most 4 times more
+            if max(sizes[1::2]) * 4 > MAX_OUTCOME_BYTES:
+                for i in range(1, len(batch), 2):
+                    if sizes[i] * 4 > MAX_OUTCOME_BYTES:
+                        batch[i - 1:i + 1] = too_long(batch[i]) or batch[i - 1:i + 1]
+                sizes = array.array("I", map(len, batch))
+            if sum(sizes) * 4 > TEXTS_MAX_BYTES and len(batch) > 2:
+                half = len(batch) // 4 * 2
+                frames += self.errors_frames(batch[:half]) + self.errors_frames(batch[half:])
+                continue
+            text = "".join(batch)
+            data = text.encode("utf-8", "surrogatepass")
+            if len(data) != len(text):  # not all ASCII: lengths in bytes
+                pieces = [s.encode("utf-8", "surrogatepass") for s in batch]
+                sizes = array.array("I", map(len, pieces))
+                data = b"".join(pieces)
+            if sys.byteorder == "big":
+                sizes.byteswap()
+            frames.append(b"ERRORS %d %d\n" % (len(batch) // 2, 4 * len(sizes) + len(data)))
+            frames += [sizes.tobytes(), data]
+        return frames
+
     def flush(self, *_signal_args):
         if self.busy:  # a timer tick during a flush
             return
@@ -101,6 +148,12 @@ class Replies:
                 del self.pending[:len(outcomes)]
                 chunks += self.texts_frames(outcomes, self.sent)
                 self.sent += len(outcomes)
+            paired = len(self.errors) & ~1  # a tick may come between a class and its message
+            if paired:
+                errors = self.errors[:paired]
+                del self.errors[:paired]
+                errors[0::2] = map(CLASS_NAMES.__getitem__, errors[0::2])
+                chunks += self.errors_frames(errors)
             n = len(self.ids)
             if n:
                 ids = self.ids[:n]
@@ -109,8 +162,8 @@ class Replies:
                     ids.byteswap()
                 chunks.append(b"OUTCOMES %d\n" % n + ids.tobytes())
                 self.emitted += n
-            if chunks:
-                self.write(b"".join(chunks))
+            for chunk in chunks:  # not joined: a megabyte of messages is copied once less
+                self.write(chunk)
         finally:
             self.busy = False
 
@@ -151,6 +204,9 @@ class Child:
         careful = max(0, request["careful_until"] - start)
         runner = make_runner(target, request["grid"], start, careful > 0)
         replies = self.replies
+        # A run that failed may have left an exception without its case.
+        replies.errors.clear()
+        del replies.ids[:]
         replies.write(b"OUTCOMES 0\n")  # the calls start: their budget starts now
         replies.emitted = 0
         previous = signal.signal(signal.SIGALRM, replies.flush)
@@ -159,7 +215,7 @@ class Child:
         # it again and again. The code under test is short calls.
         gc.disable()
         try:
-            left = runner(replies.sink, replies.define, replies.table, replies.flush, start, careful)
+            left = runner(replies.sink, replies.put, replies.define, replies.table, replies.flush, start, careful)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)

@@ -118,8 +118,10 @@ ChildProcess ChildProcess::start(const std::vector<std::string>& argv, const Chi
     child.close_fds();
     return child;
   }
-  // A roomy reply pipe: the child reports a burst of outcomes at a time.
-  fcntl(child.replies_, F_SETPIPE_SZ, 1 << 20);
+  // A roomy reply pipe: the child reports a burst of outcomes at a time, and
+  // should not wait while tpcheck is not scheduled. Above
+  // /proc/sys/fs/pipe-max-size (1 MiB by default) only root may go.
+  if (fcntl(child.replies_, F_SETPIPE_SZ, 1 << 24) < 0) fcntl(child.replies_, F_SETPIPE_SZ, 1 << 20);
   set_nonblocking(child.requests_);
   set_nonblocking(child.replies_);
   set_nonblocking(child.err_);

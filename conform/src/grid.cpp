@@ -368,10 +368,50 @@ Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const Grid
   return grid;
 }
 
+namespace {
+
+// The cases of a product block from parameter `level` on, given the values
+// of the earlier ones in `bound` (by parameter index). A parameter nothing
+// later depends on multiplies; only depended-on ones are walked, so counting
+// costs a fraction of enumerating. `inner`: count only inner values.
+std::uint64_t count_from(const GridBlock& b, std::size_t level, std::vector<BigInt>& bound, bool inner) {
+  if (level == b.params.size()) return 1;
+  const GridParam& p = b.params[level];
+  std::vector<BigInt> key;
+  for (const std::size_t d : p.deps) key.push_back(bound[d]);
+  const ValueList* list = p.list_for(key);
+  if (list == nullptr) return 0;
+  const bool depended_on = std::any_of(b.params.begin() + static_cast<std::ptrdiff_t>(level) + 1, b.params.end(),
+                                       [&](const GridParam& q) {
+                                         return std::find(q.deps.begin(), q.deps.end(), level) != q.deps.end();
+                                       });
+  std::uint64_t n = 0;
+  if (!depended_on) {
+    const std::uint64_t values =
+        inner ? static_cast<std::uint64_t>(std::count(list->outer.begin(), list->outer.end(), 0)) : list->values.size();
+    return values == 0 ? 0 : values * count_from(b, level + 1, bound, inner);
+  }
+  for (std::size_t i = 0; i < list->values.size(); ++i) {
+    if (inner && list->outer[i]) continue;
+    bound[level] = list->values[i];
+    n += count_from(b, level + 1, bound, inner);
+  }
+  return n;
+}
+
+}  // namespace
+
 std::uint64_t case_count(const Grid& grid) {
   std::uint64_t n = 0;
-  GridCursor cursor(grid);
-  while (cursor.next() != nullptr) ++n;
+  for (const GridBlock& b : grid.blocks) {
+    if (b.explicit_cases) {
+      n += b.cases.size();
+      continue;
+    }
+    std::vector<BigInt> bound(b.params.size());
+    n += count_from(b, 0, bound, false);
+    if (b.only_outer) n -= count_from(b, 0, bound, true);  // the cursor skips the all-inner cases
+  }
   return n;
 }
 

@@ -101,9 +101,10 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
   if (actual.status == Actual::Status::NotRun) return j;
   switch (b.relation) {
     case Relation::Exact: {
-      // Most cases fit int64: the model runs there without a cpp_int in sight.
-      std::vector<std::int64_t> small;
-      small.reserve(b.model_from_case.size());
+      // Most cases fit int64: the model runs there without a cpp_int in
+      // sight (nor an allocation for its arguments).
+      thread_local std::vector<std::int64_t> small;
+      small.clear();
       for (const std::size_t k : b.model_from_case) {
         const auto v = narrow(args[k]);
         if (!v) break;

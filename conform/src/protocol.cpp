@@ -103,10 +103,13 @@ bool parse_header(std::string_view tag, std::string_view rest, Frame& f, std::ui
   return false;
 }
 
-// TEXTS <first id> <count> <bytes>: the outcomes of new ids.
-bool parse_texts_header(std::string_view rest, Frame& f, std::uint64_t& payload, std::uint64_t& count) {
-  f.tag = Frame::Tag::Text;
-  const auto first = number(take_word(rest));
+// TEXTS <first id> <count> <bytes>: the outcomes of new ids; ERRORS <count>
+// <bytes>: exceptions inline.
+bool parse_texts_header(std::string_view tag, std::string_view rest, Frame& f, std::uint64_t& payload,
+                        std::uint64_t& count) {
+  const bool with_ids = tag == "TEXTS";
+  f.tag = with_ids ? Frame::Tag::Text : Frame::Tag::Errors;
+  const auto first = with_ids ? number(take_word(rest)) : std::optional<std::uint64_t>(0);
   const auto n = number(take_word(rest));
   const auto bytes = number(rest);
   if (!first || !n || !bytes || *n == 0 || *n > kMaxTextsPerFrame || *bytes > kMaxTextsBytes ||
@@ -237,6 +240,29 @@ class MarshalReader {
   std::vector<std::optional<std::pair<OutcomeText, bool>>> refs_;  // an object, and whether a str
 };
 
+// An ERRORS frame's exceptions: 2 * count little-endian uint32 byte lengths
+// (class name, message, class name, ...), then those strings back to back.
+bool read_exceptions(std::string_view body, std::vector<OutcomeText>& texts) {
+  const std::size_t lengths = 2 * texts.size();
+  if (body.size() / 4 < lengths) return false;
+  std::size_t at = 4 * lengths;
+  auto piece = [&](std::size_t i, std::string& into) {
+    const auto* b = reinterpret_cast<const unsigned char*>(body.data() + 4 * i);
+    const std::size_t n =
+        std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+    if (n > kMaxOutcomeBytes || body.size() - at < n) return false;
+    into.assign(body.substr(at, n));
+    at += n;
+    return true;
+  };
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    OutcomeText& t = texts[i];
+    t.raised = true;
+    if (!piece(2 * i, t.exception_class) || !is_class_name(t.exception_class) || !piece(2 * i + 1, t.text)) return false;
+  }
+  return at == body.size();
+}
+
 }  // namespace
 
 std::string escape(std::string_view text) {
@@ -287,8 +313,8 @@ FrameParse parse_frame(std::string_view buffer) {
   const std::string_view tag = take_word(rest);
   FrameParse p;
   std::uint64_t payload = 0, text_count = 0;
-  const bool texts = tag == "TEXTS";
-  if (!(texts ? parse_texts_header(rest, p.frame, payload, text_count)
+  const bool texts = tag == "TEXTS" || tag == "ERRORS";
+  if (!(texts ? parse_texts_header(tag, rest, p.frame, payload, text_count)
               : parse_header(tag, rest, p.frame, payload, text_count))) {
     return garbage("'" + std::string(buffer.substr(0, std::min<std::size_t>(newline, 200))) + "'");
   }
@@ -297,8 +323,8 @@ FrameParse parse_frame(std::string_view buffer) {
   const std::string_view body = buffer.substr(start, payload);
   if (texts) {
     p.frame.texts.resize(text_count);
-    if (!MarshalReader(body).outcomes(p.frame.texts)) {
-      return garbage("a TEXTS frame whose outcomes are not its count or form");
+    if (!(tag == "TEXTS" ? MarshalReader(body).outcomes(p.frame.texts) : read_exceptions(body, p.frame.texts))) {
+      return garbage("a " + std::string(tag) + " frame whose outcomes are not its count or form");
     }
   } else if (p.frame.tag == Frame::Tag::Outcomes) {
     p.frame.ids.resize(payload / 4);
@@ -344,6 +370,19 @@ std::string encode_frame(const Frame& f) {
       }
       return "TEXTS " + std::to_string(f.number) + " " + std::to_string(f.texts.size()) + " " +
              std::to_string(body.size()) + "\n" + body;
+    }
+    case Frame::Tag::Errors: {
+      std::string lengths, strings;
+      auto add = [&](const std::string& s) {
+        for (int shift = 0; shift < 32; shift += 8) lengths += static_cast<char>((s.size() >> shift) & 0xff);
+        strings += s;
+      };
+      for (const OutcomeText& t : f.texts) {
+        add(t.exception_class);
+        add(t.text);
+      }
+      return "ERRORS " + std::to_string(f.texts.size()) + " " + std::to_string(lengths.size() + strings.size()) + "\n" +
+             lengths + strings;
     }
     case Frame::Tag::Outcomes: {
       std::string out = "OUTCOMES " + std::to_string(f.ids.size()) + "\n";

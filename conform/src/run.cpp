@@ -191,10 +191,18 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
         known[id].rendering.reset();
         known[id].actual = std::move(actual);
       }
+      std::size_t next_inline = 0;
+      KnownOutcome raised;
       for (const std::uint32_t id : batch->ids) {
         const CaseArgs* c = cursor.next();
         if (c == nullptr || !run.error.empty()) continue;
-        run.take(*c, known[id]);
+        if (id != kInlineOutcome) {
+          run.take(*c, known[id]);
+          continue;
+        }
+        raised.actual = std::move(batch->inline_outcomes[next_inline++]);
+        raised.rendering.reset();
+        run.take(*c, raised);
       }
     }
   });

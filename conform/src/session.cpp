@@ -88,6 +88,7 @@ bool Session::start(std::string& error) {
     return false;
   }
   child_ids_.clear();
+  inline_.clear();
   input_.clear();
   parsed_ = 0;
   std::string output = load_request(command_.mode, command_.files, command_.bindings);
@@ -164,6 +165,7 @@ std::uint32_t Session::define(OutcomeBatch& batch, Actual actual) {
 
 Session::End Session::run_once(std::size_t index, const std::string& grid_json, RunState& st, const OutcomeSink& sink) {
   std::string output = run_request(index, grid_json, st.next, st.careful_until);
+  inline_.clear();  // a failed run's exceptions belong to no case of this one
   const auto started = Clock::now();
   auto last_progress = started;
   bool calling = false;  // the child has read the grid and started the calls
@@ -195,9 +197,19 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
                                                         : Actual{Actual::Status::Value, "", t.text}));
           }
           break;
+        case Frame::Tag::Errors:
+          for (const OutcomeText& t : f.texts) inline_.push_back({Actual::Status::Raised, t.exception_class, t.text});
+          break;
         case Frame::Tag::Outcomes:
           if (f.ids.size() > st.total - st.next) return end(End::Crashed, crashed("the child answered more cases than the grid has"));
           for (const std::uint32_t id : f.ids) {
+            if (id == kInlineOutcome) {
+              if (inline_.empty()) return end(End::Crashed, crashed("the child answered garbage: an exception it did not send"));
+              batch.inline_outcomes.push_back(std::move(inline_.front()));
+              inline_.pop_front();
+              batch.ids.push_back(kInlineOutcome);
+              continue;
+            }
             if (id >= child_ids_.size()) return end(End::Crashed, crashed("the child answered garbage: an undefined outcome id"));
             batch.ids.push_back(child_ids_[id]);
           }
@@ -220,6 +232,7 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
           }
           break;
         case Frame::Tag::Done:
+          if (!inline_.empty()) return end(End::Crashed, crashed("the child answered garbage: an exception no case used"));
           if (f.number != st.total || st.next != st.total) {
             return end(End::Failed, crashed("the child's grid has " + std::to_string(f.number) + " cases and it answered " +
                                             std::to_string(st.next) + "; tpcheck's has " + std::to_string(st.total)));

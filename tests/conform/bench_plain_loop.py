@@ -4,8 +4,9 @@
 usage: bench_plain_loop.py TPCHECK --profile PROFILE [--python PY] [--max-tp N]
                            [--hybrid] [--repeat K] FILE.py...
 
-Runs `TPCHECK conform` on the files (with --record), then, one after the
-other, a plain loop in the same interpreter the child uses (--python): it
+Runs `TPCHECK conform` on the files once with --record (not timed: it
+gives the cases), then, one after the other, conform as a user runs it and a
+plain loop in the same interpreter the child uses (--python): it
 loads the functions the way the child does, and makes exactly the child's call
 of every recorded case, rendering each value as the child does, in one
 process, with nothing else (no ids, no reporting, no comparison). Prints both
@@ -47,9 +48,12 @@ def plain(record_path, files):
     print(json.dumps({"calls": total, "seconds": seconds, "calls_per_second": total / seconds}))
 
 
-def run_conform(args, record):
+def run_conform(args, record=None):
+    """Cases and seconds of one conform run; with `record`, it also writes
+    every case there (the cases the plain loop makes)."""
     command = [args.tpcheck, "conform", "--profile", args.profile, "--max-tp", str(args.max_tp), "--json",
-               "--record", record, "--python", args.python] + (["--hybrid"] if args.hybrid else []) + args.files
+               "--python", args.python] + (["--record", record] if record else []) + \
+              (["--hybrid"] if args.hybrid else []) + args.files
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if done.returncode not in (0, 1):
         sys.exit("tpcheck conform failed (%d): %s" % (done.returncode, done.stderr.strip()))
@@ -82,8 +86,11 @@ def main():
     best_conform = best_plain = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         record = os.path.join(tmp, "record.txt")
+        recorded, _ = run_conform(args, record)  # not timed: writing the record is not checking
         for _ in range(args.repeat):
-            cases, seconds = run_conform(args, record)
+            cases, seconds = run_conform(args)
+            if cases != recorded:
+                sys.exit("conform ran %d cases, %d when recording" % (cases, recorded))
             best_conform = max(best_conform, cases / seconds)
             calls, plain_seconds = run_plain(args, record)
             best_plain = max(best_plain, calls / plain_seconds)

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "tpcheck/conform/grid.hpp"
+#include "tpcheck/conform/profile.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -122,6 +123,29 @@ TEST(ConformGrid, DescriptionNamesEveryListTheChildReads) {
             "{\"arity\":2,\"blocks\":[{\"only_outer\":false,\"params\":["
             "{\"name\":\"P\",\"pos\":0,\"flag\":false,\"deps\":[],\"values\":[1,2]},"
             "{\"name\":\"p\",\"pos\":1,\"flag\":false,\"deps\":[0],\"table\":[[[1],[0]],[[2],[0,1]]]}]}]}");
+}
+
+// The count tpcheck checks the child's answers against is worked out
+// without the walk; it must be the walk's.
+TEST(ConformGrid, CountIsTheNumberOfCasesTheWalkMakes) {
+  std::vector<Binding> all = adapter_bindings();
+  for (const auto& profile : profile_names()) {
+    for (const bool hybrid : {false, true}) {
+      const auto bindings = profile_bindings(profile, {hybrid});
+      ASSERT_TRUE(bindings);
+      all.insert(all.end(), bindings->begin(), bindings->end());
+    }
+  }
+  const std::vector<CaseArgs> extra = {args({3, 5, 7}), args({-5, 2, 9, 1}), args({1, 2, 3, 0, 1})};
+  std::uint64_t grids_with_far_out = 0;
+  for (const Binding& b : all) {
+    for (const int bound : {1, 3, 6}) {
+      const Grid g = make_grid(b.params, b.style, {bound, bound + 1}, extra);
+      grids_with_far_out += g.blocks.size() > 1 && g.blocks[1].only_outer;
+      EXPECT_EQ(case_count(g), cases_of(g).size()) << b.name << " at bound " << bound;
+    }
+  }
+  EXPECT_GT(grids_with_far_out, 0u);
 }
 
 }  // namespace

@@ -52,6 +52,12 @@ TEST(ConformProtocol, ParsesOutcomesWithTheirPayloads) {
                                                {false, "", "-1099511627776"},
                                                {true, "KeyError", "TP sizes\nwrong"},
                                                {false, "", std::string("a\0b", 3)}}));
+  // Exceptions inline: byte lengths 10, 14, 8, 3, then the strings.
+  const Frame e = parsed(std::string("ERRORS 2 51\n\x0a\0\0\0\x0e\0\0\0\x08\0\0\0\x03\0\0\0"
+                                     "ValueErrorTP sizes\nwrongKeyErrora\0b", 63));
+  EXPECT_EQ(e.tag, Frame::Tag::Errors);
+  EXPECT_EQ(e.texts, (std::vector<OutcomeText>{{true, "ValueError", "TP sizes\nwrong"},
+                                               {true, "KeyError", std::string("a\0b", 3)}}));
   const Frame o = parsed(std::string("OUTCOMES 2\n\x01\x00\x00\x00\xff\xff\xff\xff", 19));
   EXPECT_EQ(o.ids, (std::vector<std::uint32_t>{1, 0xffffffffu}));
   const Frame d = parsed("DONE 1048576\n");
@@ -61,6 +67,7 @@ TEST(ConformProtocol, ParsesOutcomesWithTheirPayloads) {
 
 TEST(ConformProtocol, WaitsForTheWholeFrame) {
   for (const std::string& partial : std::vector<std::string>{"", "READY", std::string("TEXTS 0 1 7\n\x5b\x01\x00", 14),
+                                                              std::string("ERRORS 1 10\n\x01\0\0\0\x01", 17),
                                                               std::string("OUTCOMES 2\n\x01\x00\x00\x00", 15)}) {
     EXPECT_EQ(parse_frame(partial).status, FrameParse::Status::Incomplete) << partial;
   }
@@ -83,6 +90,17 @@ TEST(ConformProtocol, RejectsGarbage) {
     EXPECT_EQ(parse_frame("TEXTS 0 1 " + std::to_string(body.size()) + "\n" + body).status,
               FrameParse::Status::Garbage);
   }
+  // Exceptions whose lengths do not add up to the body, or whose class is
+  // not a word: lengths past the body, bytes left over, a class with a
+  // space, an empty class, a body shorter than its lengths.
+  for (const std::string& body : std::vector<std::string>{
+           std::string("\x01\0\0\0\x09\0\0\0Kx", 10), std::string("\x01\0\0\0\x01\0\0\0Kxy", 11),
+           std::string("\x03\0\0\0\x01\0\0\0K Ex", 12), std::string("\0\0\0\0\x01\0\0\0x", 9),
+           std::string("\x01\0\0\0", 4)}) {
+    EXPECT_EQ(parse_frame("ERRORS 1 " + std::to_string(body.size()) + "\n" + body).status, FrameParse::Status::Garbage)
+        << body;
+  }
+  EXPECT_EQ(parse_frame("ERRORS 0 0\n").status, FrameParse::Status::Garbage);
   EXPECT_EQ(parse_frame(std::string(kMaxHeaderLine + 1, 'x')).status, FrameParse::Status::Garbage);
 }
 
@@ -91,10 +109,13 @@ TEST(ConformProtocol, EncodedFramesReadBack) {
   many.tag = Frame::Tag::Text;
   many.number = 3;
   many.texts = {{true, "ValueError", std::string("TP sizes\0must be positive", 25)}, {false, "", "(0, 2)"}};
+  Frame raised;
+  raised.tag = Frame::Tag::Errors;
+  raised.texts = {{true, "ValueError", std::string("TP sizes\0must be positive", 25)}, {true, "tpcheck.ReprFailed", ""}};
   Frame o;
   o.tag = Frame::Tag::Outcomes;
   o.ids = {0, 3, 3, 70000};
-  for (const Frame& f : {many, o}) {
+  for (const Frame& f : {many, raised, o}) {
     std::size_t consumed = 0;
     const std::string bytes = encode_frame(f);
     const Frame back = parsed(bytes, &consumed);

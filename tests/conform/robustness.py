@@ -235,6 +235,55 @@ def numpy_missing(tpcheck, fixtures, numpy_python):
     expect(functions["TransferTopology.tp_ratio"]["status"] == "checked", "tp_ratio checked", functions)
 
 
+def odd_outcomes(tpcheck, fixtures):
+    # Outcomes the protocol must carry to their cases intact: a message per
+    # case (thousands of distinct ones, past the point where the child stops
+    # keying them), non-ASCII and surrogate text, a class name with a space
+    # and a newline, a message past the length compared, a str() that raises,
+    # and a repr() that raises.
+    with tempfile.TemporaryDirectory() as tmp:
+        odd = write(tmp, "odd.py", """
+            def get_port_offset(dp_rank, tp_rank, tp_size=1):
+                class Unprintable(Exception):
+                    def __str__(self):
+                        raise RuntimeError("no text")
+
+                class NoRepr:
+                    def __repr__(self):
+                        raise KeyError("repr")
+
+                if tp_size == 3:
+                    raise type("Weird Error\\n", (Exception,), {})("w")
+                if tp_size == 5:
+                    raise ValueError("caf\u00e9 \u2713 \\udcff")
+                if tp_size == 6:
+                    raise ValueError("x" * 2000000)
+                if tp_size == 7:
+                    raise Unprintable()
+                if tp_size == 9:
+                    return NoRepr()
+                raise ValueError(f"unique {dp_rank} {tp_rank} {tp_size}")
+            """)
+        record = os.path.join(tmp, "record.txt")
+        code, out, err, _ = run(tpcheck, PROFILE + ["--json", "--max-tp", "32", "--function", "get_port_offset",
+                                                    "--record", record, odd])
+        expect(code == 1, "exit %d, expected 1" % code, err)
+        with open(record, "rb") as f:
+            lines = [line.rstrip(b"\n").split(b"\t", 1) for line in f if not line.startswith((b"#", b"@"))]
+    special = {3: b"Weird_Error_: w", 5: "ValueError: caf\u00e9 \u2713 ".encode() + b"\xed\xb3\xbf",
+               6: b"tpcheck.OutcomeTooLong: the outcome has 2000000 bytes; at most 1048576 are compared",
+               7: b"Unprintable: <str() of the exception failed>", 9: b"tpcheck.ReprFailed: KeyError: 'repr'"}
+    unique = 0
+    for args, outcome in lines:
+        dp, tp, size = [int(a) for a in args.split(b",")]
+        wanted = special.get(size, b"ValueError: unique %d %d %d" % (dp, tp, size))
+        expect(outcome == wanted, "case (%d, %d, %d) has its own outcome" % (dp, tp, size), outcome[:200], wanted)
+        unique += size not in special
+    expect(unique > 2 * 4096, "enough distinct messages to be sent inline", unique)
+    expect(all(size in [int(a.split(b",")[2]) for a, _ in lines] for size in special), "every odd outcome reached")
+    expect(json.loads(out)["cases"] == len(lines), "the record has every case", len(lines))
+
+
 def isolated_interpreter(tpcheck, fixtures):
     # Modules in the working directory or on PYTHONPATH named like the ones
     # the child imports must not replace them: the child runs python3 -I.

@@ -7,16 +7,23 @@
 // and OUTCOMES a binary payload of the length the header gives:
 //   BOUND <i> <Qualified.name> <where>    READY
 //   SKIPPED <i> <reason>                  LOADERROR <text>
-//   TEXTS <first id> <count> <n>\n<n bytes: marshal.dumps(outcomes, 4): a list
+//   TEXTS <first id> <count> <n>\n<n bytes: marshal.dumps(outcomes, 2): a list
 //         of count outcomes, each an int or None (a value), a str (a value's
-//         repr), or (exception class name, str() of the exception)>
+//         repr), or (exception class name, str() of the exception); the
+//         reader also takes the references of marshal versions 3 and 4>
+//   ERRORS <count> <n>\n<n bytes: 2 * count little-endian uint32 byte
+//         lengths of class name, message, class name, ..., then those
+//         UTF-8 strings back to back>
 //   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
 //   DONE <count>                          FAILED <text>
 // A run starts with an empty OUTCOMES frame once the child is ready to call
 // (the budget of the first call starts there), then answers every case of
 // the grid from case `from` on, in grid order, with the id of its outcome; an
-// id is defined by a TEXT frame before its first use, ids counting up from 0
-// over the child's life. <where>, <reason> and <text> escape backslash, newline and
+// id is defined by a TEXTS frame before its first use, ids counting up from 0
+// over the child's life. A case that raised has the id kInlineOutcome: its
+// exception is the next of the ERRORS frames, which come before the
+// OUTCOMES frame that uses it (messages are mostly distinct: they are sent,
+// not kept). <where>, <reason> and <text> escape backslash, newline and
 // carriage return (\\, \n, \r).
 //
 // The parser takes any bytes and never throws: whatever it rejects is
@@ -40,6 +47,7 @@ inline constexpr std::size_t kMaxOutcomeBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxOutcomesPerFrame = std::size_t{1} << 24;
 inline constexpr std::size_t kMaxTextsBytes = std::size_t{1} << 26;
 inline constexpr std::size_t kMaxTextsPerFrame = std::size_t{1} << 16;
+inline constexpr std::uint32_t kInlineOutcome = UINT32_MAX;
 
 // The child's escaping (backslash, newline, carriage return).
 std::string escape(std::string_view text);
@@ -55,12 +63,12 @@ struct OutcomeText {
 };
 
 struct Frame {
-  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Outcomes, Done, Failed };
+  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Errors, Outcomes, Done, Failed };
   Tag tag = Tag::Ready;
   std::uint64_t number = 0;  // Bound, Skipped: binding index; Text: the first id; Done: case count
   std::string name;          // Bound: the qualified name found
   std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text
-  std::vector<OutcomeText> texts;  // Text: the outcomes of ids number, number + 1, ...
+  std::vector<OutcomeText> texts;  // Text: the outcomes of ids number, number + 1, ...; Errors: exceptions
   std::vector<std::uint32_t> ids;  // Outcomes
 };
 

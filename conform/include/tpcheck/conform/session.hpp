@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -50,10 +51,12 @@ struct BindResult {
 };
 
 // Outcomes in case order. Ids are the session's own; an id's outcome comes
-// (in `definitions`) with the first batch that uses it.
+// (in `definitions`) with the first batch that uses it. The id
+// kInlineOutcome (protocol.hpp) stands for the next of `inline_outcomes`.
 struct OutcomeBatch {
   std::vector<std::pair<std::uint32_t, Actual>> definitions;
   std::vector<std::uint32_t> ids;
+  std::vector<Actual> inline_outcomes;
 };
 using OutcomeSink = std::function<void(OutcomeBatch&&)>;
 
@@ -95,6 +98,7 @@ class Session {
   std::vector<BindResult> bound_;
   std::vector<std::uint32_t> child_ids_;  // the current child's outcome ids -> the session's
   std::uint32_t next_id_ = 0;
+  std::deque<Actual> inline_;  // the current child's exceptions not yet in a batch
   std::string input_;       // bytes from the child; those before parsed_ are parsed
   std::size_t parsed_ = 0;
   void compact_input();
