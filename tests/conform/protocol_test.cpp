@@ -85,7 +85,7 @@ TEST(ConformProtocol, RejectsGarbage) {
   // pair whose class is an int, a reference to nothing, bytes left over.
   for (const std::string& body : std::vector<std::string>{
            std::string("[\x02\x00\x00\x00N", 6), std::string("[\x01\x00\x00\x00g\x00\x00\x00\x00\x00\x00\xf0\x3f", 14),
-           std::string("[\x01\x00\x00\x00)\x02i\x01\x00\x00\x00z\x01x", 17), std::string("[\x01\x00\x00\x00r\x00\x00\x00\x00", 10),
+           std::string("[\x01\x00\x00\x00)\x02i\x01\x00\x00\x00z\x01x", 15), std::string("[\x01\x00\x00\x00r\x00\x00\x00\x00", 10),
            std::string("[\x01\x00\x00\x00NN", 7)}) {
     EXPECT_EQ(parse_frame("TEXTS 0 1 " + std::to_string(body.size()) + "\n" + body).status,
               FrameParse::Status::Garbage);
