@@ -1,5 +1,5 @@
 // `tpcheck conform`: check a connector's Python functions against the model
-// (SPEC §10). The engine is conform/ (library tpcheck_conform); this file
+// (SPEC §10, §12, §13). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
 #include <chrono>
 #include <iostream>
@@ -15,22 +15,26 @@ namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kConformUsage =
-    "usage: tpcheck conform --profile vllm-moriio [OPTIONS] FILE.py...\n"
+    "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE.py...\n"
     "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
-    "  Calls a connector's functions on every case of a grid (sizes and ranks in [-1, --max-tp],\n"
-    "  head counts in [-1, --max-heads], valid and invalid, plus values far beyond 64 bits and\n"
-    "  the regression cases) and compares each outcome with the model (SPEC §10).\n"
-    "  --profile vllm-moriio  take the profile's functions out of the FILEs without importing them\n"
-    "  --adapter MODULE.py    import MODULE.py, which exposes the model's operations by name\n"
-    "  --function NAME        check only NAME (repeatable; each must be found)\n"
-    "  --max-tp N             grid bound for sizes and ranks (default 16, at most 1024)\n"
-    "  --max-heads N          grid bound for KV head counts (default: --max-tp)\n"
-    "  --timeout SECONDS      a call that answers slower is a hang (default 5)\n"
-    "  --python PATH          the interpreter to run the functions in (default python3)\n"
-    "  --corpus PATH          more regression cases, 'OP ARGS...' lines (file or directory)\n"
-    "  --record FILE          write every case's outcome to FILE\n"
-    "  --baseline FILE        report only the cases whose outcome changed since FILE was recorded\n"
-    "  --json                 one JSON object instead of the text report\n"
+    "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
+    "  model (SPEC §10, §12, §13). This runs the code under test (in a separate, isolated Python).\n"
+    "  --profile vllm-moriio   MoRIIO's functions (moriio_connector.py moriio_common.py)\n"
+    "  --profile vllm-nixl     NIXL's TransferTopology and compute_tp_mapping (utils.py tp_mapping.py)\n"
+    "  --profile vllm-mooncake Mooncake's planner and region check (mooncake_connector.py utils.py)\n"
+    "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n"
+    "  --hybrid                vllm-mooncake: call without total_num_kv_heads, as for Mamba models\n"
+    "  --function NAME         check only NAME (repeatable; each must be found)\n"
+    "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024)\n"
+    "  --max-heads N           grid bound for KV head counts (default: --max-tp)\n"
+    "  --timeout SECONDS       the budget of one call (default 5); a function must also keep a pace\n"
+    "                          of 10 ms per call, falling behind it by at most this budget in total\n"
+    "  --memory MIB            the child's address space (default 4096, 16384 with --adapter)\n"
+    "  --python PATH           the interpreter to run the functions in (default python3)\n"
+    "  --corpus PATH           more regression cases, 'OP ARGS...' lines (file or directory)\n"
+    "  --record FILE           write every case's outcome to FILE\n"
+    "  --baseline FILE         report only the cases whose outcome changed since FILE was recorded\n"
+    "  --json                  one JSON object instead of the text report\n"
     "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
 
 struct ConformCli {
@@ -48,8 +52,8 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
       c.help = true;
       return c;
     }
-    if (a == "--json") {
-      c.json = true;
+    if (a == "--json" || a == "--hybrid") {
+      (a == "--json" ? c.json : c.run.hybrid) = true;
       continue;
     }
     if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -70,6 +74,10 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value);
         if (a == "--max-heads") c.run.bounds.max_heads = static_cast<int>(value), heads_given = true;
         if (a == "--timeout") c.run.timeout = std::chrono::seconds(value);
+      } else if (a == "--memory") {
+        const auto n = parse_bounded(a, v, 64, std::int64_t{1} << 30);
+        if (auto* e = std::get_if<std::string>(&n)) return *e;
+        c.run.memory_mib = static_cast<std::uint64_t>(std::get<std::int64_t>(n));
       } else if (a == "--python") {
         c.run.python = v;
       } else if (a == "--corpus") {
@@ -90,6 +98,7 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   if (c.run.adapter && !c.run.profile.empty()) return "--adapter and --profile exclude each other";
   if (!c.run.adapter && c.run.profile.empty()) return "give --profile NAME with source FILEs, or --adapter MODULE.py";
   if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE.py";
+  if (c.run.hybrid && c.run.profile != "vllm-mooncake") return "--hybrid is an option of --profile vllm-mooncake";
   if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
     return "--record and --baseline must be different files";
   }

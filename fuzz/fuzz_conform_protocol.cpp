@@ -1,15 +1,17 @@
-// Fuzz target: the parsers of `tpcheck conform`'s child protocol
-// (conform/include/tpcheck/conform/protocol.hpp), which read whatever a Python
-// child prints, so any bytes must be handled.
+// Fuzz target: the parser of `tpcheck conform`'s child protocol
+// (conform/include/tpcheck/conform/protocol.hpp), which reads whatever a
+// Python child writes, so any bytes must be handled.
 //
 // Property, for any bytes:
-//   1. parse_reply, parse_handshake_line and unescape return (never crash,
-//      hang or allocate without bound);
+//   1. parse_frame and unescape return (never crash, hang or allocate
+//      without bound), and a parsed frame consumes at most the bytes given;
 //   2. unescape(escape(bytes)) == bytes;
-//   3. a reply that parses, written back out with escape(), parses to the same
-//      reply (so nothing the child says is misread in another way);
-//   4. a handshake line that parses is one of its four shapes, with a name
-//      where one is due.
+//   3. a frame that parses, written back out with encode_frame(), parses to
+//      the same frame and consumes exactly what was written (nothing the child
+//      says is misread in another way);
+//   4. a frame that parses from the whole input is incomplete, not garbage or
+//      another frame, when its last byte has not arrived yet (a frame split
+//      across reads is read the same).
 #include <string>
 
 #include "fuzz_check.hpp"
@@ -21,6 +23,11 @@ void check(bool holds, const std::string& what) {
   tpcheck::fuzz::require(holds ? tpcheck::inv::Violation{} : tpcheck::inv::Violation{what}, "conform protocol");
 }
 
+bool same(const tpcheck::conform::Frame& a, const tpcheck::conform::Frame& b) {
+  return a.tag == b.tag && a.number == b.number && a.name == b.name && a.detail == b.detail && a.texts == b.texts &&
+         a.ids == b.ids;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -30,19 +37,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto round = unescape(escape(bytes));
   check(round && *round == bytes, "unescape(escape(x)) != x for '" + bytes + "'");
 
-  if (const auto reply = parse_reply(bytes)) {
-    const std::string again = std::to_string(reply->seq) + (reply->raised ? " E " + reply->exception_class : " V") +
-                              " " + escape(reply->text);
-    const auto reparsed = parse_reply(again);
-    check(reparsed && reparsed->seq == reply->seq && reparsed->raised == reply->raised &&
-              reparsed->exception_class == reply->exception_class && reparsed->text == reply->text,
-          "reply '" + bytes + "' does not survive being written back as '" + again + "'");
-    check(!reply->raised || !reply->exception_class.empty(), "an exception without a class in '" + bytes + "'");
-  }
-
-  if (const auto line = parse_handshake_line(bytes)) {
-    const bool named = line->tag == HandshakeLine::Tag::Bound || line->tag == HandshakeLine::Tag::Missing;
-    check(named != line->name.empty(), "handshake line '" + bytes + "' has a name where none is due, or none");
-  }
+  const FrameParse parsed = parse_frame(bytes);
+  if (parsed.status != FrameParse::Status::Parsed) return 0;
+  check(parsed.consumed > 0 && parsed.consumed <= bytes.size(), "a frame consumed " + std::to_string(parsed.consumed) +
+                                                                    " of " + std::to_string(bytes.size()) + " bytes");
+  const std::string again = encode_frame(parsed.frame);
+  const FrameParse reparsed = parse_frame(again);
+  check(reparsed.status == FrameParse::Status::Parsed && reparsed.consumed == again.size() &&
+            same(reparsed.frame, parsed.frame),
+        "frame '" + bytes.substr(0, parsed.consumed) + "' does not survive being written back as '" + again + "'");
+  const FrameParse cut = parse_frame(std::string_view(bytes).substr(0, parsed.consumed - 1));
+  check(cut.status == FrameParse::Status::Incomplete,
+        "frame '" + bytes.substr(0, parsed.consumed) + "' without its last byte is not incomplete");
   return 0;
 }

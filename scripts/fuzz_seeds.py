@@ -17,6 +17,7 @@ Standard library only; python3 >= 3.9.
 """
 
 import argparse
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -327,18 +328,44 @@ BINARY_TARGETS = {
     "differential": differential_seeds,
 }
 def conform_protocol_seeds():
-    """Lines a conformance child may print: replies, escapes, handshakes, garbage."""
-    return {k: v.encode() for k, v in {
-        "reply_value": "0 V 1",
-        "reply_list": "3 V [0, 1]",
-        "reply_error": "12 E ValueError TP sizes must be positive",
-        "reply_escapes": "3 V [0, 1]\\n\\\\",
-        "reply_no_class": "4 E  message",
-        "reply_negative_seq": "-1 V 1",
-        "reply_huge_seq": "99999999999999999999999 V 1",
-        "bound": "BOUND get_port_offset a.py:3",
-        "loaderror": "LOADERROR x.py:7: SyntaxError: expected \\x27:\\x27\\n",
-        "garbage": "Traceback (most recent call last):",
+    """Frames a conformance child may write (conform/.../protocol.hpp), split ones, garbage."""
+    def u32s(*values):
+        return b"".join(struct.pack("<I", v) for v in values)
+
+    def marshalled_str(text):  # marshal's 'u': a str with a 4-byte length
+        data = text.encode("utf-8")
+        return b"u" + u32s(len(data)) + data
+
+    # A list as marshal.dumps(..., 2) writes it: 0, -5, None, '[0, 1]', ('ValueError', m), 2**70.
+    texts = (b"[" + u32s(6) + b"i" + u32s(0) + b"i" + struct.pack("<i", -5) + b"N" + marshalled_str("[0, 1]") +
+             b")\x02" + marshalled_str("ValueError") + marshalled_str("TP sizes must be positive") +
+             b"l" + u32s(5) + b"\x00\x00" * 4 + b"\x04\x00")
+    # Version 4: short strings ('z', 'Z'), objects that take a reference slot
+    # (type | 0x80) and a reference back ('r') to the message.
+    texts_refs = (b"\xdb" + u32s(3) + b")\x02\xda\x0aValueError\xfa\x05a\nb c" + b")\x02\xda\x08KeyError" +
+                  b"r" + u32s(2) + b"\xfa\x03a\x00b")
+    errors_body = u32s(10, 14, 8, 3) + b"ValueErrorTP sizes\nwrongKeyErrora\x00b"
+    accented = "caf\u00e9 \u2713".encode("utf-8")
+    errors_utf8 = u32s(12, len(accented)) + b"Weird_Error_" + accented
+    return {k: (v.encode("latin-1") if isinstance(v, str) else v) for k, v in {
+        "bound": "BOUND 1 TpKVTopology.get_target_remote_ranks utils.py:58\n",
+        "skipped": "SKIPPED 0 not defined at top level in a.py (looked for\\nx)\n",
+        "ready": "READY\n",
+        "loaderror": "LOADERROR x.py:7: SyntaxError: expected \x27:\x27\n",
+        "texts": b"TEXTS 4 6 %d\n" % len(texts) + texts,
+        "texts_references": b"TEXTS 0 3 %d\n" % len(texts_refs) + texts_refs,
+        "texts_float": b"TEXTS 0 1 14\n[" + u32s(1) + b"g" + struct.pack("<d", 1.0),
+        "texts_split": b"TEXTS 4 6 %d\n" % len(texts) + texts[:-3],
+        "errors": b"ERRORS 2 %d\n" % len(errors_body) + errors_body,
+        "errors_utf8": b"ERRORS 1 %d\n" % len(errors_utf8) + errors_utf8,
+        "errors_lengths_past_body": b"ERRORS 1 10\n" + u32s(1, 9) + b"Kx",
+        "outcomes": b"OUTCOMES 3\n\x00\x00\x00\x00\x01\x00\x00\x00\xff\xff\xff\xff",
+        "outcomes_split": b"OUTCOMES 2\n\x00\x00\x00",
+        "done": "DONE 149792\n",
+        "done_leading_zero": "DONE 01\n",
+        "failed": "FAILED KeyError: \x27grid\x27\n",
+        "huge_count": "TEXTS 0 99999999999999999999 1\nN",
+        "garbage": "Traceback (most recent call last):\n",
         "empty": "",
     }.items()}
 

@@ -2,27 +2,24 @@
 // with reading replies, so neither side can fill a pipe and wait on the other.
 #include "tpcheck/conform/child_process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <algorithm>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <utility>
+extern char** environ;
 
-#include "tpcheck/conform/protocol.hpp"
+#include <utility>
 
 namespace tpcheck::conform {
 namespace {
 
 constexpr std::size_t kStderrTail = 4096;
-// A connector function has no business allocating more; a runaway one hits
-// MemoryError instead of swapping a shared machine.
-constexpr rlim_t kChildAddressSpace = rlim_t{4} << 30;
 
 std::string describe_wait_status(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
@@ -36,51 +33,84 @@ std::string describe_wait_status(int status) {
 
 void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+// In the forked child, before exec: only async-signal-safe calls. Places
+// `from` at descriptor `to` (without close-on-exec).
+void place(int from, int to) {
+  if (from == to) {
+    fcntl(to, F_SETFD, 0);
+  } else {
+    dup2(from, to);
+  }
+}
+
 }  // namespace
 
-ChildProcess ChildProcess::start(const std::vector<std::string>& argv) {
+ChildProcess ChildProcess::start(const std::vector<std::string>& argv, const ChildOptions& options) {
   ChildProcess child;
   // A write to a child that died must come back as EPIPE, not kill tpcheck.
   std::signal(SIGPIPE, SIG_IGN);
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
-    child.error_ = std::string("cannot create pipes: ") + std::strerror(errno);
-    return child;
+  int requests[2], replies[2], err[2], exec_error[2];
+  for (int* p : {requests, replies, err, exec_error}) {
+    if (pipe2(p, O_CLOEXEC) != 0) {
+      child.error_ = std::string("cannot create pipes: ") + std::strerror(errno);
+      return child;
+    }
   }
+  const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
-  int exec_error[2];
-  if (pipe2(exec_error, O_CLOEXEC) != 0) {
-    child.error_ = std::string("cannot create pipes: ") + std::strerror(errno);
-    return child;
+  // The environment is built before fork: the forked child may only make
+  // async-signal-safe calls.
+  std::vector<std::string> env_storage = options.environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const auto name = entry.substr(0, entry.find('=') + 1);
+    const bool overridden = std::any_of(options.environment.begin(), options.environment.end(),
+                                        [&](const std::string& o) { return o.compare(0, name.size(), name) == 0; });
+    if (!overridden) env_storage.push_back(entry);
   }
+  std::vector<char*> cenv;
+  for (auto& e : env_storage) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     child.error_ = std::string("cannot fork: ") + std::strerror(errno);
     return child;
   }
   if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    const rlimit limit{kChildAddressSpace, kChildAddressSpace};
-    setrlimit(RLIMIT_AS, &limit);
-    execvp(cargv[0], cargv.data());
+    // Descriptors 0-4 are the child's: move the pipe ends out of that range
+    // first, so that no dup2 below overwrites one still to be placed.
+    int fds[] = {null, err[1], requests[0], replies[1]};
+    for (int& fd : fds) {
+      if (fd >= 0 && fd <= 4) fd = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+    }
+    if (fds[0] < 0) close(0);
+    place(fds[0], 0);
+    place(fds[1], 1);
+    place(fds[1], 2);
+    place(fds[2], 3);
+    place(fds[3], 4);
+    if (options.address_space_bytes != 0) {
+      const rlimit limit{options.address_space_bytes, options.address_space_bytes};
+      setrlimit(RLIMIT_AS, &limit);
+    }
+    execvpe(cargv[0], cargv.data(), cenv.data());
     const int e = errno;  // tell the parent why exec failed, then leave
     (void)!write(exec_error[1], &e, sizeof e);
     _exit(127);
   }
-  close(in[0]);
-  close(out[1]);
+  if (null >= 0) close(null);
+  close(requests[0]);
+  close(replies[1]);
   close(err[1]);
   close(exec_error[1]);
   int e = 0;
   const ssize_t n = read(exec_error[0], &e, sizeof e);  // EOF (0) when exec succeeded
   close(exec_error[0]);
   child.pid_ = pid;
-  child.in_ = in[1];
-  child.out_ = out[0];
+  child.requests_ = requests[1];
+  child.replies_ = replies[0];
   child.err_ = err[0];
   if (n == static_cast<ssize_t>(sizeof e)) {
     child.error_ = "cannot run '" + argv[0] + "': " + std::strerror(e);
@@ -88,8 +118,12 @@ ChildProcess ChildProcess::start(const std::vector<std::string>& argv) {
     child.close_fds();
     return child;
   }
-  set_nonblocking(child.in_);
-  set_nonblocking(child.out_);
+  // A roomy reply pipe: the child reports a burst of outcomes at a time, and
+  // should not wait while tpcheck is not scheduled. Above
+  // /proc/sys/fs/pipe-max-size (1 MiB by default) only root may go.
+  if (fcntl(child.replies_, F_SETPIPE_SZ, 1 << 24) < 0) fcntl(child.replies_, F_SETPIPE_SZ, 1 << 20);
+  set_nonblocking(child.requests_);
+  set_nonblocking(child.replies_);
   set_nonblocking(child.err_);
   return child;
 }
@@ -101,11 +135,9 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& o) noexcept {
     kill();
     close_fds();
     pid_ = std::exchange(o.pid_, -1);
-    in_ = std::exchange(o.in_, -1);
-    out_ = std::exchange(o.out_, -1);
+    requests_ = std::exchange(o.requests_, -1);
+    replies_ = std::exchange(o.replies_, -1);
     err_ = std::exchange(o.err_, -1);
-    out_buffer_ = std::move(o.out_buffer_);
-    scanned_ = o.scanned_;
     err_tail_ = std::move(o.err_tail_);
     error_ = std::move(o.error_);
     ended_ = std::move(o.ended_);
@@ -119,7 +151,7 @@ ChildProcess::~ChildProcess() {
 }
 
 void ChildProcess::close_fds() {
-  for (int* fd : {&in_, &out_, &err_}) {
+  for (int* fd : {&requests_, &replies_, &err_}) {
     if (*fd >= 0) close(*fd);
     *fd = -1;
   }
@@ -137,12 +169,14 @@ void ChildProcess::reap(bool force) {
 
 void ChildProcess::kill() {
   if (pid_ > 0) {
+    drain_stderr();
     reap(true);
     close_fds();
   }
 }
 
 void ChildProcess::drain_stderr() {
+  if (err_ < 0) return;
   char buf[4096];
   for (;;) {
     const ssize_t n = read(err_, buf, sizeof buf);
@@ -156,73 +190,56 @@ std::string ChildProcess::stderr_tail() const {
   return err_tail_.size() > kStderrTail ? err_tail_.substr(err_tail_.size() - kStderrTail) : err_tail_;
 }
 
-ChildProcess::Status ChildProcess::exchange(const std::string& input, std::size_t want, std::vector<std::string>& lines,
-                                            std::chrono::milliseconds quiet_limit) {
-  using Clock = std::chrono::steady_clock;
-  std::size_t written = 0;
-  auto deadline = Clock::now() + quiet_limit;
-  // scanned_: the buffer's prefix known to hold no newline, so a long line
-  // arriving in many reads is scanned once, not once per read.
-  auto take_lines = [&] {
-    std::size_t start = 0;
-    for (std::size_t nl; lines.size() < want && (nl = out_buffer_.find('\n', std::max(start, scanned_))) != std::string::npos;
-         start = nl + 1) {
-      lines.emplace_back(out_buffer_, start, nl - start);
-    }
-    out_buffer_.erase(0, start);
-    scanned_ = lines.size() < want ? out_buffer_.size() : 0;
-  };
-  take_lines();
-  while (lines.size() < want) {
-    if (out_buffer_.size() > kMaxReplyLine) {
-      kill();
-      return Status::LineTooLong;
-    }
-    pollfd fds[3] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}, {written < input.size() ? in_ : -1, POLLOUT, 0}};
+ChildProcess::Pump ChildProcess::pump(std::string& output, std::string& input, Clock::time_point deadline) {
+  for (;;) {
+    pollfd fds[3] = {{replies_, POLLIN, 0}, {err_, POLLIN, 0}, {output.empty() ? -1 : requests_, POLLOUT, 0}};
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      drain_stderr();
-      kill();
-      return Status::TimedOut;
-    }
-    const int ready = poll(fds, 3, static_cast<int>(left));
+    const int ready = poll(fds, 3, static_cast<int>(std::clamp<long long>(left, 0, 60000)));
     if (ready < 0 && errno != EINTR) {
       kill();
-      return Status::Died;
+      return Pump::Closed;
     }
+    if (ready <= 0) {
+      if (Clock::now() >= deadline) return Pump::Deadline;
+      continue;
+    }
+    bool moved = false;
     if (fds[1].revents != 0) drain_stderr();
-    if (fds[2].revents & (POLLERR | POLLHUP)) written = input.size();  // child closed stdin: replies tell the rest
-    if (fds[2].revents & POLLOUT) {
-      const ssize_t n = write(in_, input.data() + written, input.size() - written);
-      if (n > 0) written += static_cast<std::size_t>(n);
-      if (n < 0 && errno != EAGAIN && errno != EINTR) written = input.size();
+    if (fds[2].revents & (POLLERR | POLLHUP)) {
+      output.clear();  // the child closed its requests: its replies tell the rest
+      moved = true;
+    } else if (fds[2].revents & POLLOUT) {
+      const ssize_t n = write(requests_, output.data(), output.size());
+      if (n > 0) {
+        output.erase(0, static_cast<std::size_t>(n));
+        moved = true;
+      } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        output.clear();
+      }
     }
     if (fds[0].revents != 0) {
-      char buf[65536];
-      bool eof = false;
+      char buf[1 << 16];
       for (;;) {
-        const ssize_t n = read(out_, buf, sizeof buf);
+        const ssize_t n = read(replies_, buf, sizeof buf);
         if (n > 0) {
-          out_buffer_.append(buf, static_cast<std::size_t>(n));
-          deadline = Clock::now() + quiet_limit;
-          if (out_buffer_.size() > kMaxReplyLine) break;
+          input.append(buf, static_cast<std::size_t>(n));
+          moved = true;
+          if (input.size() > (std::size_t{1} << 20)) return Pump::Progress;  // let the caller parse
           continue;
         }
-        eof = n == 0 || (errno != EAGAIN && errno != EINTR);
+        if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+          // Killing first bounds the wait (a child may close its replies and
+          // go on); one that already ended keeps its own exit status.
+          drain_stderr();
+          reap(true);
+          close_fds();
+          return Pump::Closed;
+        }
         break;
       }
-      take_lines();
-      if (eof && lines.size() < want) {
-        drain_stderr();
-        // Killing first bounds the wait (a child may close stdout and go on);
-        // one that already ended keeps its own exit status.
-        reap(true);
-        close_fds();
-        return Status::Died;
-      }
     }
+    if (moved) return Pump::Progress;
   }
-  return Status::Done;
 }
 
 }  // namespace tpcheck::conform

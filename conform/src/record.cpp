@@ -5,7 +5,7 @@
 
 namespace tpcheck::conform {
 namespace {
-constexpr const char* kMagic = "# tpcheck conform record v1";
+constexpr const char* kMagic = "# tpcheck conform record v2";
 }
 
 std::string escape_outcome(const std::string& text) {
@@ -35,7 +35,8 @@ std::string unescape_outcome(const std::string& text) {
   return out;
 }
 
-bool RecordWriter::open(const std::string& path, const std::string& signature, std::string& error) {
+bool RecordWriter::open(const std::string& path, const std::string& signature, const std::string& bindings,
+                        std::string& error) {
   path_ = path;
   temp_ = path + ".tmp." + std::to_string(getpid());
   out_.open(temp_, std::ios::binary | std::ios::trunc);
@@ -43,7 +44,7 @@ bool RecordWriter::open(const std::string& path, const std::string& signature, s
     error = "cannot write " + temp_ + " (for --record " + path + ")";
     return false;
   }
-  out_ << kMagic << "\n# " << signature << "\n";
+  out_ << kMagic << "\n# " << signature << "\n# bindings " << bindings << "\n";
   return true;
 }
 

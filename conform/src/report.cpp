@@ -1,3 +1,4 @@
+// Text and JSON renderings of a RunReport (the data is run.hpp's).
 #include "tpcheck/conform/report.hpp"
 
 #include <iomanip>
@@ -8,15 +9,6 @@
 namespace tpcheck::conform {
 namespace {
 
-std::string call_text(const std::string& name, const CaseArgs& args, const Binding& b) {
-  std::string s = name + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    s += i ? ", " : "";
-    s += b.params[i] == "MLA" ? (args[i] != 0 ? "True" : "False") : decimal(args[i]);
-  }
-  return s + ")";
-}
-
 // Outcomes are shown in full up to this many bytes (a function may return a
 // huge list); the record file keeps them whole.
 constexpr std::size_t kShownOutcome = 400;
@@ -26,28 +18,23 @@ std::string shown(const std::string& outcome) {
   return outcome.substr(0, kShownOutcome) + "... (" + std::to_string(outcome.size()) + " bytes)";
 }
 
-std::string json_args(const CaseArgs& args, const Binding& b) {
+std::string json_args(const FunctionReport& f, const CaseArgs& args) {
   std::string s = "[";
   for (std::size_t i = 0; i < args.size(); ++i) {
     s += i ? ", " : "";
-    s += b.params[i] == "MLA" ? (args[i] != 0 ? "true" : "false") : decimal(args[i]);
+    s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "true" : "false") : decimal(args[i]);
   }
   return s + "]";
 }
 
-std::string meaning(const FunctionReport& f, const DeviationGroup& g) {
-  if (g.kind == Kind::WrongValue && counts_completions(f.binding) && g.too_many && g.too_few) {
-    return std::to_string(g.too_many) + " cases: " + deployment_meaning(f.binding, g.kind, true) + "; " +
-           std::to_string(g.too_few) + " cases: " + deployment_meaning(f.binding, g.kind, false);
-  }
-  return deployment_meaning(f.binding, g.kind, g.too_many > 0);
-}
+std::string where(const FunctionReport& f) { return f.file + ":" + std::to_string(f.line); }
 
 }  // namespace
 
 int exit_status(const RunReport& report) {
-  // Cases not run (a child that could not be restarted) are no clean bill either.
-  bool all_run = true;
+  // Cases not run (a child that could not be restarted) and deaths no case
+  // explains are no clean bill either.
+  bool all_run = report.unexplained_deaths == 0;
   for (const auto& f : report.functions) all_run = all_run && f.not_run == 0;
   return report.deviation_count() == 0 && all_run ? 0 : 1;
 }
@@ -55,38 +42,37 @@ int exit_status(const RunReport& report) {
 void print_text(std::ostream& out, const RunReport& r) {
   const auto& o = r.options;
   const bool diff = !o.baseline_path.empty();
-  out << "tpcheck conform: " << (o.adapter ? "adapter " + o.files.at(0) : "profile " + o.profile) << ", grid up to --max-tp "
-      << o.bounds.max_tp << " --max-heads " << o.bounds.max_heads << " plus far-out values and regression cases"
-      << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
+  out << "tpcheck conform: " << (o.adapter ? "adapter " + o.files.at(0) : "profile " + o.profile)
+      << (o.hybrid ? " --hybrid" : "") << ", grid up to --max-tp " << o.bounds.max_tp << " --max-heads "
+      << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
   std::size_t functions_with_deviations = 0;
   for (const auto& f : r.functions) {
-    out << "\n" << f.binding.name;
-    if (!f.where) {
-      out << (o.adapter ? ": skipped (the adapter does not expose it)\n"
-                        : ": skipped (not defined at top level in any given file)\n");
+    out << "\n" << f.name;
+    if (!f.checked) {
+      out << ": skipped (" << f.skip_reason << ")\n";
       continue;
     }
     std::uint64_t deviations = 0;
     for (const auto& g : f.deviations) deviations += g.count;
     functions_with_deviations += deviations ? 1 : 0;
-    out << " (" << *f.where << "): " << f.cases << " cases";
+    out << " (" << (f.found != f.name ? f.found + ", " : "") << where(f) << "): " << f.cases << " cases";
     if (f.not_run) out << " (" << f.not_run << " not run: abandoned after it hung or crashed)";
+    if (f.not_compared) out << " (" << f.not_compared << " not compared: " << f.not_compared_reason << ")";
     if (diff && f.in_baseline) out << ", " << f.changes << " changed since the baseline";
     if (diff && !f.in_baseline) out << ", not in the baseline";
     out << ", " << deviations << " deviations\n";
     for (const auto& g : f.deviations) {
-      out << "  " << kind_id(g.kind) << ": " << g.count << " cases; smallest "
-          << call_text(f.binding.name, g.smallest.args, f.binding) << "\n"
-          << "    expected " << shown(g.smallest.expected) << (g.smallest.note.empty() ? "" : "  (" + g.smallest.note + ")")
-          << "\n"
+      out << "  " << kind_id(g.kind) << ": " << g.count << " cases; smallest " << call_text(f, g.smallest.args) << "\n"
+          << "    expected " << shown(g.smallest.expected)
+          << (g.smallest.note.empty() ? "" : "  (" + g.smallest.note + ")") << "\n"
           << "    actual   " << shown(g.smallest.actual) << "\n"
-          << "    meaning: " << meaning(f, g) << "\n";
+          << "    meaning: " << g.meaning << "\n";
     }
     if (diff && !f.shown_changes.empty()) {
       out << "  changed cases (smallest " << f.shown_changes.size() << " of " << f.changes << "):\n";
       for (const auto& c : f.shown_changes) {
-        out << "    " << call_text(f.binding.name, c.args, f.binding) << ": " << shown(c.before) << " -> " << shown(c.after)
-            << (c.after == c.expected ? "  (now as the model)" : "  (model: " + shown(c.expected) + ")") << "\n";
+        out << "    " << call_text(f, c.args) << ": " << shown(c.before) << " -> " << shown(c.after)
+            << (c.conforms ? "  (now as the model)" : "  (model: " + shown(c.expected) + ")") << "\n";
       }
     }
   }
@@ -104,22 +90,32 @@ void print_text(std::ostream& out, const RunReport& r) {
 
 void print_json(std::ostream& out, const RunReport& r) {
   const auto& o = r.options;
-  out << "{\"profile\": " << json_string(o.adapter ? "adapter" : o.profile) << ", \"files\": [";
+  out << "{\"profile\": " << json_string(o.adapter ? "adapter" : o.profile) << ", \"hybrid\": "
+      << (o.hybrid ? "true" : "false") << ", \"files\": [";
   for (std::size_t i = 0; i < o.files.size(); ++i) out << (i ? ", " : "") << json_string(o.files[i]);
   out << "], \"max_tp\": " << o.bounds.max_tp << ", \"max_heads\": " << o.bounds.max_heads << ", \"functions\": [";
   for (std::size_t i = 0; i < r.functions.size(); ++i) {
     const auto& f = r.functions[i];
-    out << (i ? ", " : "") << "{\"name\": " << json_string(f.binding.name)
-        << ", \"status\": " << (f.where ? "\"checked\"" : "\"skipped\"");
-    if (f.where) out << ", \"where\": " << json_string(*f.where);
-    out << ", \"cases\": " << f.cases << ", \"not_run\": " << f.not_run << ", \"deviations\": [";
+    out << (i ? ", " : "") << "{\"name\": " << json_string(f.name) << ", \"params\": [";
+    for (std::size_t k = 0; k < f.params.size(); ++k) out << (k ? ", " : "") << json_string(f.params[k].name);
+    out << "], \"status\": " << (f.checked ? "\"checked\"" : "\"skipped\"");
+    if (!f.checked) {
+      out << ", \"reason\": " << json_string(f.skip_reason) << "}";
+      continue;
+    }
+    out << ", \"found\": " << json_string(f.found) << ", \"file\": " << json_string(f.file) << ", \"line\": " << f.line
+        << ", \"where\": " << json_string(where(f)) << ", \"cases\": " << f.cases << ", \"not_run\": " << f.not_run
+        << ", \"not_compared\": " << f.not_compared;
+    if (f.not_compared) out << ", \"not_compared_reason\": " << json_string(f.not_compared_reason);
+    out << ", \"deviations\": [";
     for (std::size_t k = 0; k < f.deviations.size(); ++k) {
       const auto& g = f.deviations[k];
       out << (k ? ", " : "") << "{\"kind\": \"" << kind_id(g.kind) << "\", \"count\": " << g.count
-          << ", \"smallest\": {\"args\": " << json_args(g.smallest.args, f.binding)
-          << ", \"expected\": " << json_string(shown(g.smallest.expected)) << ", \"actual\": " << json_string(shown(g.smallest.actual));
+          << ", \"smallest\": {\"args\": " << json_args(f, g.smallest.args) << ", \"call\": "
+          << json_string(call_text(f, g.smallest.args)) << ", \"expected\": " << json_string(shown(g.smallest.expected))
+          << ", \"actual\": " << json_string(shown(g.smallest.actual));
       if (!g.smallest.note.empty()) out << ", \"relation\": " << json_string(g.smallest.note);
-      out << "}, \"meaning\": " << json_string(meaning(f, g)) << "}";
+      out << "}, \"meaning\": " << json_string(g.meaning) << "}";
     }
     out << "]";
     if (!o.baseline_path.empty()) {
@@ -127,8 +123,9 @@ void print_json(std::ostream& out, const RunReport& r) {
           << ", \"smallest_changes\": [";
       for (std::size_t k = 0; k < f.shown_changes.size(); ++k) {
         const auto& c = f.shown_changes[k];
-        out << (k ? ", " : "") << "{\"args\": " << json_args(c.args, f.binding) << ", \"before\": " << json_string(shown(c.before))
-            << ", \"after\": " << json_string(shown(c.after)) << ", \"expected\": " << json_string(shown(c.expected)) << "}";
+        out << (k ? ", " : "") << "{\"args\": " << json_args(f, c.args) << ", \"before\": " << json_string(shown(c.before))
+            << ", \"after\": " << json_string(shown(c.after)) << ", \"expected\": " << json_string(shown(c.expected))
+            << ", \"conforms\": " << (c.conforms ? "true" : "false") << "}";
       }
       out << "]";
     }
@@ -138,9 +135,10 @@ void print_json(std::ostream& out, const RunReport& r) {
   for (std::size_t i = 0; i < r.baseline_only.size(); ++i) out << (i ? ", " : "") << json_string(r.baseline_only[i]);
   out << "], \"incidents\": [";
   for (std::size_t i = 0; i < r.incidents.size(); ++i) out << (i ? ", " : "") << json_string(r.incidents[i]);
-  out << "], \"cases\": " << r.cases << ", \"deviations\": " << r.deviation_count() << ", \"seconds\": " << std::fixed
-      << std::setprecision(3) << r.seconds << ", \"cases_per_second\": " << std::setprecision(0)
-      << (r.cases / std::max(r.seconds, 1e-9)) << "}\n";
+  out << "], \"unexplained_deaths\": " << r.unexplained_deaths << ", \"cases\": " << r.cases
+      << ", \"deviations\": " << r.deviation_count() << ", \"seconds\": " << std::fixed << std::setprecision(3)
+      << r.seconds << ", \"cases_per_second\": " << std::setprecision(0) << (r.cases / std::max(r.seconds, 1e-9))
+      << "}\n";
 }
 
 }  // namespace tpcheck::conform

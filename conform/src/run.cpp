@@ -1,20 +1,25 @@
-// The conformance run: one child, every bound function, every case.
+// The conformance run: one child, every bound function, every case. The
+// child's outcomes are judged on a second thread while it runs.
 #include "tpcheck/conform/run.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
-#include <future>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "tpcheck/conform/judge.hpp"
+#include "tpcheck/conform/protocol.hpp"
 #include "tpcheck/conform/record.hpp"
+#include "tpcheck/conform/regression.hpp"
 #include "tpcheck/conform/session.hpp"
 #include "tpcheck/operations.hpp"
 
 namespace tpcheck::conform {
 namespace {
 
-constexpr std::size_t kChunk = 1 << 16;   // cases judged per round trip of session.run
 constexpr std::size_t kShownChanges = 20;
 
 // Smallest sizes first: the largest magnitude, then the sum of magnitudes, then the arguments.
@@ -37,7 +42,8 @@ std::string args_text(const CaseArgs& args) {
   std::string s;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto small = narrow(args[i]);  // cpp_int's own printing is far slower
-    s += (i ? "," : "") + (small ? decimal(*small) : decimal(args[i]));
+    if (i) s += ',';
+    s += small ? decimal(*small) : decimal(args[i]);
   }
   return s;
 }
@@ -45,40 +51,54 @@ std::string args_text(const CaseArgs& args) {
 std::string signature_of(const RunOptions& o) {
   std::string s = (o.adapter ? std::string("adapter") : "profile=" + o.profile) +
                   " max-tp=" + std::to_string(o.bounds.max_tp) + " max-heads=" + std::to_string(o.bounds.max_heads);
+  if (o.hybrid) s += " hybrid";
   for (const auto& c : o.corpus) s += " corpus=" + std::filesystem::path(c).filename().string();
   return s;
 }
 
+// An outcome as the judge thread keeps it: its rendering is made once, and
+// only when something shows it (a record, a baseline, a deviation).
+struct KnownOutcome {
+  Actual actual;
+  mutable std::optional<std::string> rendering;
+  const std::string& shown() const {
+    if (!rendering) rendering = actual.rendered();
+    return *rendering;
+  }
+};
+
 // Everything one function's cases go through after the child answered.
 struct FunctionRun {
+  const Binding& binding;
   FunctionReport& report;
   std::size_t op;
   RecordWriter* record;
   BaselineReader* baseline;
   std::string error;
 
-  void take(const CaseArgs& args, const Actual& actual) {
-    const std::string after = actual.rendered();
+  void take(const CaseArgs& args, const KnownOutcome& outcome) {
+    const Actual& actual = outcome.actual;
     ++report.cases;
     if (actual.status == Actual::Status::NotRun) ++report.not_run;
-    if (record) record->add(args_text(args), after);
+    if (record) record->add(args_text(args), outcome.shown());
     bool count_it = true;
     std::string before;
     if (baseline && report.in_baseline) {
       std::string recorded_args;
       if (!baseline->next(recorded_args, before, error)) {
-        if (error.empty()) error = "--baseline has fewer cases of " + report.binding.name + " than this run";
+        if (error.empty()) error = "--baseline has fewer cases of " + report.name + " than this run";
       } else if (recorded_args != args_text(args)) {
-        error = "--baseline lists case (" + recorded_args + ") of " + report.binding.name + " where this run has (" +
+        error = "--baseline lists case (" + recorded_args + ") of " + report.name + " where this run has (" +
                 args_text(args) + "): record it again with the same options";
       }
-      count_it = error.empty() && before != after;
+      count_it = error.empty() && before != outcome.shown();
     }
     if (!count_it) return;
-    const Judgement j = judge(report.binding, op, args, actual);
+    const Judgement j = judge(binding, op, args, actual);
+    if (j.not_compared) ++report.not_compared;
     if (baseline && report.in_baseline) {
       ++report.changes;
-      report.shown_changes.push_back({args, before, after, j.expected});
+      report.shown_changes.push_back({args, before, outcome.shown(), j.expected, !j.kind});
       std::sort(report.shown_changes.begin(), report.shown_changes.end(),
                 [](const Change& a, const Change& b) { return smaller(a.args, b.args); });
       if (report.shown_changes.size() > kShownChanges) report.shown_changes.pop_back();
@@ -89,19 +109,116 @@ struct FunctionRun {
     if (group == report.deviations.end()) {
       DeviationGroup fresh;
       fresh.kind = *j.kind;
-      fresh.smallest = {args, j.expected, after, j.note};
+      fresh.smallest = {args, j.expected, outcome.shown(), j.note};
+      fresh.effect = j.effect;
       report.deviations.push_back(std::move(fresh));
       std::sort(report.deviations.begin(), report.deviations.end(),
                 [](const DeviationGroup& a, const DeviationGroup& b) { return a.kind < b.kind; });
       group = std::find_if(report.deviations.begin(), report.deviations.end(),
                            [&](const DeviationGroup& g) { return g.kind == *j.kind; });
     } else if (smaller(args, group->smallest.args)) {
-      group->smallest = {args, j.expected, after, j.note};
+      group->smallest = {args, j.expected, outcome.shown(), j.note};
+      group->effect = j.effect;
     }
     ++group->count;
-    if (*j.kind == Kind::WrongValue) ++(j.too_many ? group->too_many : group->too_few);
+    if (*j.kind == Kind::WrongValue && counts_completions(binding)) ++(j.too_many ? group->too_many : group->too_few);
   }
 };
+
+// Batches from the session thread to the judge thread.
+class BatchQueue {
+ public:
+  void push(OutcomeBatch&& batch) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      batches_.push_back(std::move(batch));
+    }
+    ready_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_one();
+  }
+  std::optional<OutcomeBatch> pop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return closed_ || !batches_.empty(); });
+    if (batches_.empty()) return std::nullopt;
+    OutcomeBatch b = std::move(batches_.front());
+    batches_.pop_front();
+    return b;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<OutcomeBatch> batches_;
+  bool closed_ = false;
+};
+
+std::string meaning_of(const Binding& b, const DeviationGroup& g) {
+  if (g.kind == Kind::WrongValue && counts_completions(b) && g.too_many && g.too_few) {
+    return std::to_string(g.too_many) + " cases: " + deployment_meaning(b, g.kind, Effect::Stranded, true) + "; " +
+           std::to_string(g.too_few) + " cases: " + deployment_meaning(b, g.kind, Effect::EarlyFree, false);
+  }
+  return deployment_meaning(b, g.kind, g.effect, g.too_many > 0);
+}
+
+// The regression calls that speak about a binding, as its cases.
+std::vector<CaseArgs> extra_cases(const Binding& b, const std::vector<ModelCall>& regression) {
+  std::vector<CaseArgs> out;
+  for (const auto& call : regression) {
+    if (auto c = b.case_from_model_call(call.op, call.args)) out.push_back(std::move(*c));
+  }
+  return out;
+}
+
+// Calls one bound function on its whole grid, judging on a second thread.
+// `known`: the session's outcomes by id (an id defined for one function may
+// answer another's cases).
+std::string check_function(Session& session, std::size_t index, const Binding& b, const Grid& grid,
+                           std::deque<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
+                           BaselineReader* baseline) {
+  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, {}};
+  BatchQueue queue;
+  std::thread judging([&] {
+    GridCursor cursor(grid);
+    while (auto batch = queue.pop()) {
+      for (auto& [id, actual] : batch->definitions) {
+        if (id >= known.size()) known.resize(id + 1);
+        known[id].rendering.reset();
+        known[id].actual = std::move(actual);
+      }
+      std::size_t next_inline = 0;
+      KnownOutcome raised;
+      for (const std::uint32_t id : batch->ids) {
+        const CaseArgs* c = cursor.next();
+        if (c == nullptr || !run.error.empty()) continue;
+        if (id != kInlineOutcome) {
+          run.take(*c, known[id]);
+          continue;
+        }
+        raised.actual = std::move(batch->inline_outcomes[next_inline++]);
+        raised.rendering.reset();
+        run.take(*c, raised);
+      }
+    }
+  });
+  session.run(index, grid_json(grid), case_count(grid), [&](OutcomeBatch&& batch) { queue.push(std::move(batch)); });
+  queue.close();
+  judging.join();
+  if (baseline && fr.in_baseline && run.error.empty()) {
+    std::string extra_args, extra_outcome;
+    if (baseline->next(extra_args, extra_outcome, run.error)) {
+      run.error = "--baseline has more cases of " + b.name + " than this run: record it again with the same options";
+    }
+  }
+  for (auto& g : fr.deviations) g.meaning = meaning_of(b, g);
+  if (fr.not_compared) fr.not_compared_reason = not_compared_reason(b);
+  return run.error;
+}
 
 }  // namespace
 
@@ -113,6 +230,16 @@ std::uint64_t RunReport::deviation_count() const {
   return n;
 }
 
+std::string call_text(const FunctionReport& f, const CaseArgs& args) {
+  std::string s = f.name + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    s += i ? ", " : "";
+    if (f.named_args) s += f.params[i].name + "=";
+    s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "True" : "False") : decimal(args[i]);
+  }
+  return s + ")";
+}
+
 std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   RunReport report;
@@ -120,10 +247,10 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   std::vector<Binding> bindings;
   if (o.adapter) {
     bindings = adapter_bindings();
-  } else if (auto p = profile_bindings(o.profile)) {
+  } else if (auto p = profile_bindings(o.profile, {o.hybrid})) {
     bindings = *p;
   } else {
-    error = "unknown profile '" + o.profile + "'";
+    error = "unknown profile '" + o.profile + "' (known: vllm-moriio, vllm-nixl, vllm-mooncake)";
     return std::nullopt;
   }
   for (const auto& name : o.only) {
@@ -140,33 +267,36 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
 
   ChildCommand command;
   command.python = o.python;
-  command.mode = o.adapter ? "--adapter" : "--source";
+  command.mode = o.adapter ? "adapter" : "source";
   command.files = o.files;
-  for (const auto& b : bindings) command.names.push_back(b.name);
+  command.bindings = bindings;
   command.call_timeout = o.timeout;
   command.load_timeout = std::max(o.timeout, std::chrono::milliseconds(30000));
+  command.memory_bytes = (o.memory_mib ? o.memory_mib : o.adapter ? kAdapterMemoryMib : kProfileMemoryMib) << 20;
   auto session = Session::open(command, error);
   if (!session) return std::nullopt;
 
   bool any_bound = false;
   for (std::size_t i = 0; i < bindings.size(); ++i) {
-    const auto& where = session->bound()[i];
-    if (!where && std::find(o.only.begin(), o.only.end(), bindings[i].name) != o.only.end()) {
-      error = bindings[i].name + " is not defined at top level in any given file";
+    const auto& r = session->bound()[i];
+    if (!r.bound && std::find(o.only.begin(), o.only.end(), bindings[i].name) != o.only.end()) {
+      error = bindings[i].name + " cannot be checked: " + r.skip_reason;
       return std::nullopt;
     }
-    any_bound = any_bound || where.has_value();
+    any_bound = any_bound || r.bound;
   }
   if (!any_bound) {
     error = "none of the functions of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
-            " is defined at top level in the given files";
+            " can be checked in the given files (" + bindings.front().name + ": " + session->bound()[0].skip_reason + ")";
     return std::nullopt;
   }
 
   std::optional<RecordWriter> record;
   if (!o.record_path.empty()) {
     record.emplace();
-    if (!record->open(o.record_path, signature_of(o), error)) return std::nullopt;
+    std::string bindings_json = load_request(command.mode, command.files, bindings);
+    bindings_json.pop_back();  // its newline
+    if (!record->open(o.record_path, signature_of(o), bindings_json, error)) return std::nullopt;
   }
   std::optional<BaselineReader> baseline;
   if (!o.baseline_path.empty()) {
@@ -174,70 +304,41 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     if (!baseline->open(o.baseline_path, signature_of(o), error)) return std::nullopt;
   }
 
+  std::deque<KnownOutcome> known;  // grows without moving what it holds
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const Binding& b = bindings[i];
-    report.functions.emplace_back();
-    FunctionReport& fr = report.functions.back();
-    fr.binding = b;
-    fr.where = session->bound()[i];
-    if (!fr.where) continue;
+    const BindResult& bound = session->bound()[i];
+    FunctionReport& fr = report.functions.emplace_back();
+    fr.name = b.name;
+    fr.params = b.params;
+    fr.named_args = b.named_args;
+    fr.checked = bound.bound;
+    fr.skip_reason = bound.skip_reason;
+    fr.found = bound.qualified_name;
+    fr.file = bound.file;
+    fr.line = bound.line;
+    if (!fr.checked) continue;
     if (record) record->begin_function(b.name);
     if (baseline) {
       fr.in_baseline = baseline->has_function(b.name);
       if (fr.in_baseline) baseline->begin_function(b.name);
     }
-    FunctionRun run{fr, *operation_index(b.model_op), record ? &*record : nullptr, baseline ? &*baseline : nullptr, {}};
-    // A pipeline of two: while the child answers one chunk, a thread judges
-    // (and records) the previous one.
-    std::vector<CaseArgs> chunk;
-    std::future<void> judging;
-    auto flush = [&] {
-      std::vector<std::vector<std::string>> texts;
-      texts.reserve(chunk.size());
-      for (const auto& c : chunk) {
-        std::vector<std::string> t;
-        for (std::size_t k = 0; k < c.size(); ++k) t.push_back(argument_text(b.params[k], c[k]));
-        texts.push_back(std::move(t));
-      }
-      std::vector<Actual> actuals = session->run(i, texts);
-      if (judging.valid()) judging.get();
-      judging = std::async(std::launch::async, [&run, cases = std::move(chunk), actuals = std::move(actuals)] {
-        for (std::size_t k = 0; k < cases.size() && run.error.empty(); ++k) run.take(cases[k], actuals[k]);
-      });
-      chunk.clear();
-    };
-    for_each_grid_case(b.params, o.bounds, [&](const CaseArgs& c) {
-      chunk.push_back(c);
-      if (chunk.size() == kChunk) flush();
-    });
-    std::set<CaseArgs> seen;
-    for (const auto& call : regression) {
-      auto c = b.case_from_model_call(call.op, call.args);
-      if (c && !in_small_grid(b.params, o.bounds, *c) && seen.insert(*c).second) chunk.push_back(*c);
-    }
-    flush();
-    judging.get();
-    if (baseline && fr.in_baseline && run.error.empty()) {
-      std::string extra_args, extra_outcome;
-      if (baseline->next(extra_args, extra_outcome, run.error)) {
-        run.error = "--baseline has more cases of " + b.name + " than this run: record it again with the same options";
-      }
-    }
-    if (!run.error.empty()) {
-      error = run.error;
-      return std::nullopt;
-    }
+    const Grid grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression));
+    error = check_function(*session, i, b, grid, known, fr, record ? &*record : nullptr,
+                           baseline ? &*baseline : nullptr);
+    if (!error.empty()) return std::nullopt;
     report.cases += fr.cases;
   }
   if (baseline) {
     for (const auto& section : baseline->sections()) {
       const auto& name = section.first;  // a plain reference: clang < 16 cannot capture bindings
       const bool found = std::any_of(report.functions.begin(), report.functions.end(),
-                                     [&](const FunctionReport& f) { return f.binding.name == name && f.where; });
+                                     [&](const FunctionReport& f) { return f.name == name && f.checked; });
       if (!found) report.baseline_only.push_back(name);
     }
   }
   report.incidents = session->incidents();
+  report.unexplained_deaths = session->unexplained_deaths();
   if (record && !record->commit(error)) return std::nullopt;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -6,7 +6,46 @@
 
 namespace tpcheck::conform {
 
-extern const char* const kChildSource;  // child_source.cpp, generated from child/tpcheck_conform_child.py
+extern const char* const kChildSource;  // embedded.cpp, generated from conform/child/*.py
+
+namespace {
+
+using Clock = ChildProcess::Clock;
+
+// The child's timer reports progress every 20 ms; a call is cut off this long
+// after its budget, so that the report's lag never cuts a call short.
+constexpr std::chrono::milliseconds kGrace{150};
+// After an unexplained death, at least this many cases are re-run one at a
+// time (the child may have run that many since its last report).
+constexpr std::uint64_t kMinCarefulCases = 1 << 17;
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  const auto nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+std::string seconds(Clock::duration d) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  std::string out = std::to_string(ms / 1000);
+  if (ms % 1000 != 0) {
+    std::string frac = std::to_string(1000 + ms % 1000).substr(1);
+    while (frac.back() == '0') frac.pop_back();
+    out += "." + frac;
+  }
+  return out + " s";
+}
+
+// The environment of the child: connector functions need no threads of their
+// own, and numpy's BLAS would otherwise reserve memory per core.
+std::vector<std::string> child_environment() {
+  return {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1"};
+}
+
+Actual crashed(std::string what) { return {Actual::Status::Crashed, "", std::move(what)}; }
+
+}  // namespace
 
 std::string Actual::rendered() const {
   switch (status) {
@@ -19,30 +58,19 @@ std::string Actual::rendered() const {
   return "";
 }
 
-namespace {
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
-
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
-  const auto nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
-}
-
-std::string seconds(std::chrono::milliseconds ms) {
-  const auto s = ms.count() / 1000.0;
-  std::string out = std::to_string(s);
-  out.erase(out.find_last_not_of('0') + 1);
-  if (out.back() == '.') out.pop_back();
-  return out + " s";
-}
-
-}  // namespace
+struct Session::RunState {
+  std::uint64_t total = 0;
+  std::uint64_t next = 0;           // cases with an outcome so far
+  std::uint64_t careful_until = 0;  // cases before this run one at a time
+  std::uint64_t calls = 0;          // cases the child answered (for the pace)
+  std::uint64_t largest_frame = 0;
+  Clock::duration busy{};           // time the child spent on this function
+  int crashes = 0;
+  bool unexplained = false;  // a death whose case re-running has not found yet
+  std::uint64_t unexplained_from = 0;
+  std::string unexplained_what;
+  Actual failure;
+};
 
 std::optional<Session> Session::open(ChildCommand command, std::string& error) {
   Session s(std::move(command));
@@ -51,156 +79,243 @@ std::optional<Session> Session::open(ChildCommand command, std::string& error) {
 }
 
 bool Session::start(std::string& error) {
-  std::vector<std::string> argv = {command_.python, "-c", kChildSource, command_.mode};
-  argv.insert(argv.end(), command_.files.begin(), command_.files.end());
-  argv.push_back("--bind");
-  argv.push_back(join(command_.names, ","));
-  child_ = ChildProcess::start(argv);
+  // -I: no user site-packages and no working directory on sys.path (an ast.py
+  // there must not replace the child's own imports); PYTHON* variables ignored.
+  const std::vector<std::string> argv = {command_.python, "-I", "-c", kChildSource, "--fds", "3", "4"};
+  child_ = ChildProcess::start(argv, {command_.memory_bytes, child_environment()});
   if (!child_.running()) {
     error = child_.error();
     return false;
   }
-  std::vector<std::optional<std::string>> bound;
-  std::vector<std::string> lines;
+  child_ids_.clear();
+  inline_.clear();
+  input_.clear();
+  parsed_ = 0;
+  std::string output = load_request(command_.mode, command_.files, command_.bindings);
+  std::vector<BindResult> bound;
+  const auto deadline = Clock::now() + command_.load_timeout;
+  bool closed = false;
+  auto fail = [&](std::string why) {
+    child_.kill();
+    error = std::move(why);
+    return false;
+  };
   for (;;) {
-    lines.clear();
-    const auto status = child_.exchange("", 1, lines, command_.load_timeout);
-    if (status == ChildProcess::Status::TimedOut) {
-      error = "loading took longer than " + seconds(command_.load_timeout) + "; the child was killed";
-      return false;
+    const FrameParse p = parse_frame(std::string_view(input_).substr(parsed_));
+    if (p.status == FrameParse::Status::Garbage) return fail("the Python child printed garbage while loading: " + p.problem);
+    if (p.status == FrameParse::Status::Parsed) {
+      parsed_ += p.consumed;
+      const Frame& f = p.frame;
+      if (f.tag == Frame::Tag::LoadError) return fail(f.detail);
+      if (f.tag == Frame::Tag::Ready) break;
+      if ((f.tag != Frame::Tag::Bound && f.tag != Frame::Tag::Skipped) || f.number != bound.size() ||
+          bound.size() >= command_.bindings.size()) {
+        return fail("the Python child answered out of order while loading");
+      }
+      BindResult r;
+      r.bound = f.tag == Frame::Tag::Bound;
+      if (r.bound) {
+        r.qualified_name = f.name;
+        const auto colon = f.detail.rfind(':');
+        r.file = f.detail.substr(0, colon);
+        r.line = colon == std::string::npos ? 0 : std::atoi(f.detail.c_str() + colon + 1);
+      } else {
+        r.skip_reason = f.detail;
+      }
+      bound.push_back(std::move(r));
+      continue;
     }
-    if (status != ChildProcess::Status::Done) {
+    if (closed) {
       const std::string tail = last_line(child_.stderr_tail());
       error = "the Python child " + child_.end_description() + " while loading" + (tail.empty() ? "" : ": " + tail);
       return false;
     }
-    const auto line = parse_handshake_line(lines[0]);
-    if (!line) {
-      child_.kill();
-      error = "the Python child printed garbage while loading: '" + lines[0].substr(0, 200) + "'";
-      return false;
+    compact_input();
+    const auto pumped = child_.pump(output, input_, deadline);
+    if (pumped == ChildProcess::Pump::Deadline) {
+      return fail("loading took longer than " + seconds(command_.load_timeout) + "; the child was killed");
     }
-    if (line->tag == HandshakeLine::Tag::LoadError) {
-      child_.kill();
-      error = line->detail;
-      return false;
-    }
-    if (line->tag == HandshakeLine::Tag::Ready) break;
-    if (bound.size() >= command_.names.size() || line->name != command_.names[bound.size()]) {
-      child_.kill();
-      error = "the Python child answered for '" + line->name + "' out of order while loading";
-      return false;
-    }
-    bound.push_back(line->tag == HandshakeLine::Tag::Bound ? std::optional<std::string>(line->detail) : std::nullopt);
+    closed = pumped == ChildProcess::Pump::Closed;
   }
-  if (bound.size() != command_.names.size()) {
-    child_.kill();
-    error = "the Python child bound " + std::to_string(bound.size()) + " of " +
-            std::to_string(command_.names.size()) + " names";
-    return false;
+  if (bound.size() != command_.bindings.size()) {
+    return fail("the Python child bound " + std::to_string(bound.size()) + " of " +
+                std::to_string(command_.bindings.size()) + " functions");
   }
+  auto same = [](const BindResult& a, const BindResult& b) {
+    return a.bound == b.bound && a.qualified_name == b.qualified_name && a.file == b.file && a.line == b.line;
+  };
   if (bound_.empty()) {
     bound_ = std::move(bound);
-    crashes_.assign(bound_.size(), 0);
-    abandoned_.assign(bound_.size(), false);
-  } else if (bound != bound_) {
-    child_.kill();
-    error = "a restarted child bound different functions (did the files change during the run?)";
-    return false;
+  } else if (!std::equal(bound.begin(), bound.end(), bound_.begin(), bound_.end(), same)) {
+    return fail("a restarted child bound different functions (did the files change during the run?)");
   }
   return true;
 }
 
-std::size_t Session::run_batch(std::size_t index, const std::vector<std::vector<std::string>>& calls, std::size_t from,
-                               std::size_t count, std::vector<Actual>& out, std::optional<Actual>& failure) {
-  std::string input;
-  const std::uint64_t first_seq = seq_;
-  for (std::size_t k = 0; k < count; ++k) {
-    input += request_line(seq_++, index, calls[from + k]);
-    if ((k + 1) % kBatch == 0 || k + 1 == count) input += ".\n";
-  }
-  std::vector<std::string> lines;
-  const auto status = child_.exchange(input, count, lines, command_.call_timeout);
-  std::size_t answered = 0;
-  for (const auto& line : lines) {
-    const auto reply = parse_reply(line);
-    if (!reply || reply->seq != first_seq + answered) {
-      child_.kill();
-      failure = Actual{Actual::Status::Crashed, "", "the child answered garbage: '" + line.substr(0, 200) + "'"};
-      return answered;
-    }
-    out[from + answered] = reply->raised ? Actual{Actual::Status::Raised, reply->exception_class, reply->text}
-                                         : Actual{Actual::Status::Value, "", reply->text};
-    ++answered;
-  }
-  switch (status) {
-    case ChildProcess::Status::Done: return answered;
-    case ChildProcess::Status::TimedOut:
-      failure = Actual{Actual::Status::TimedOut, "", "no answer within " + seconds(command_.call_timeout)};
-      break;
-    case ChildProcess::Status::LineTooLong:
-      failure = Actual{Actual::Status::Crashed, "", "the child's answer exceeded 1 MiB"};
-      break;
-    case ChildProcess::Status::Died: {
-      const std::string tail = last_line(child_.stderr_tail());
-      failure = Actual{Actual::Status::Crashed, "", "the Python child " + child_.end_description() +
-                                                        (tail.empty() ? "" : " (" + tail + ")")};
-      break;
-    }
-  }
-  return answered;
+void Session::compact_input() {
+  input_.erase(0, parsed_);
+  parsed_ = 0;
 }
 
-std::vector<Actual> Session::run(std::size_t index, const std::vector<std::vector<std::string>>& calls) {
-  std::vector<Actual> out(calls.size(), Actual{Actual::Status::NotRun, "", ""});
-  std::size_t i = 0;
-  std::size_t single_until = 0;              // re-running [.., single_until) one call at a time
-  std::optional<std::pair<std::size_t, Actual>> unexplained;  // a batch failure not yet pinned on a call
-  while (i < calls.size()) {
-    if (abandoned_[index]) {
-      for (; i < calls.size(); ++i) out[i].text = "the function was abandoned after it hung or crashed";
-      break;
+std::uint32_t Session::define(OutcomeBatch& batch, Actual actual) {
+  const std::uint32_t id = next_id_++;
+  batch.definitions.emplace_back(id, std::move(actual));
+  return id;
+}
+
+Session::End Session::run_once(std::size_t index, const std::string& grid_json, RunState& st, const OutcomeSink& sink) {
+  std::string output = run_request(index, grid_json, st.next, st.careful_until);
+  inline_.clear();  // a failed run's exceptions belong to no case of this one
+  const auto started = Clock::now();
+  auto last_progress = started;
+  bool calling = false;  // the child has read the grid and started the calls
+  const Clock::duration busy_before = st.busy;
+  bool closed = false;
+  OutcomeBatch batch;
+  auto deliver = [&] {
+    if (!batch.ids.empty() || !batch.definitions.empty()) sink(std::move(batch));
+    batch = {};
+  };
+  auto end = [&](End how, Actual failure) {
+    deliver();
+    st.busy = busy_before + (Clock::now() - started);
+    st.failure = std::move(failure);
+    if (how != End::Done && child_.running()) child_.kill();
+    return how;
+  };
+  for (;;) {
+    const FrameParse p = parse_frame(std::string_view(input_).substr(parsed_));
+    if (p.status == FrameParse::Status::Garbage) return end(End::Crashed, crashed("the child answered garbage: " + p.problem));
+    if (p.status == FrameParse::Status::Parsed) {
+      parsed_ += p.consumed;
+      const Frame& f = p.frame;
+      switch (f.tag) {
+        case Frame::Tag::Text:
+          if (f.number != child_ids_.size()) return end(End::Crashed, crashed("the child answered garbage: an outcome id out of order"));
+          for (const OutcomeText& t : f.texts) {
+            child_ids_.push_back(define(batch, t.raised ? Actual{Actual::Status::Raised, t.exception_class, t.text}
+                                                        : Actual{Actual::Status::Value, "", t.text}));
+          }
+          break;
+        case Frame::Tag::Errors:
+          for (const OutcomeText& t : f.texts) inline_.push_back({Actual::Status::Raised, t.exception_class, t.text});
+          break;
+        case Frame::Tag::Outcomes:
+          if (f.ids.size() > st.total - st.next) return end(End::Crashed, crashed("the child answered more cases than the grid has"));
+          for (const std::uint32_t id : f.ids) {
+            if (id == kInlineOutcome) {
+              if (inline_.empty()) return end(End::Crashed, crashed("the child answered garbage: an exception it did not send"));
+              batch.inline_outcomes.push_back(std::move(inline_.front()));
+              inline_.pop_front();
+              batch.ids.push_back(kInlineOutcome);
+              continue;
+            }
+            if (id >= child_ids_.size()) return end(End::Crashed, crashed("the child answered garbage: an undefined outcome id"));
+            batch.ids.push_back(child_ids_[id]);
+          }
+          st.next += f.ids.size();
+          st.calls += f.ids.size();
+          st.largest_frame = std::max<std::uint64_t>(st.largest_frame, f.ids.size());
+          deliver();
+          last_progress = Clock::now();  // an empty frame: the child starts calling
+          calling = true;
+          if (!f.ids.empty() && st.next < st.total) {
+            // Calls that each stay within the budget may still add up to hours:
+            // the function may fall behind kPacePerCall by at most the budget.
+            const auto used = busy_before + (last_progress - started);
+            if (used > command_.call_timeout + kPacePerCall * static_cast<std::int64_t>(st.calls)) {
+              return end(End::TimedOut, {Actual::Status::TimedOut, "",
+                                         std::to_string(st.calls) + (st.calls == 1 ? " call" : " calls") + " took " +
+                                             seconds(used) + ", more than " + std::to_string(kPacePerCall.count()) +
+                                             " ms per call by over the " + seconds(command_.call_timeout) + " budget"});
+            }
+          }
+          break;
+        case Frame::Tag::Done:
+          if (!inline_.empty()) return end(End::Crashed, crashed("the child answered garbage: an exception no case used"));
+          if (f.number != st.total || st.next != st.total) {
+            return end(End::Failed, crashed("the child's grid has " + std::to_string(f.number) + " cases and it answered " +
+                                            std::to_string(st.next) + "; tpcheck's has " + std::to_string(st.total)));
+          }
+          return end(End::Done, {});
+        case Frame::Tag::Failed: return end(End::Failed, crashed("the child could not run it: " + f.detail));
+        default: return end(End::Crashed, crashed("the child answered garbage: a loading frame during a run"));
+      }
+      continue;
     }
+    if (closed) {
+      const std::string tail = last_line(child_.stderr_tail());
+      return end(End::Crashed, crashed("the Python child " + child_.end_description() + (tail.empty() ? "" : " (" + tail + ")")));
+    }
+    // The call in flight has run at least since the last progress. Before the
+    // calls start, the child reads the grid: that has the load budget.
+    const auto budget = command_.call_timeout;
+    const auto deadline = calling ? last_progress + budget + kGrace : started + command_.load_timeout;
+    if (Clock::now() >= deadline) {
+      if (!calling) return end(End::Failed, crashed("the child did not start the calls within " +
+                                                     seconds(command_.load_timeout)));
+      return end(End::TimedOut, {Actual::Status::TimedOut, "", "no answer within " + seconds(budget)});
+    }
+    compact_input();
+    closed = child_.pump(output, input_, deadline) == ChildProcess::Pump::Closed;
+  }
+}
+
+void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink) {
+  RunState st;
+  st.total = total;
+  const std::string& name = command_.bindings[index].name;
+  std::string not_run_why;
+  auto settle_unexplained = [&](bool finished) {
+    if (!st.unexplained || (!finished && st.next < st.careful_until)) return;
+    incidents_.push_back(name + ": " + st.unexplained_what + "; not reproduced when cases " +
+                         std::to_string(st.unexplained_from) + " to " + std::to_string(st.careful_until - 1) +
+                         " were re-run one at a time");
+    ++unexplained_deaths_;
+    st.unexplained = false;
+  };
+  while (st.next < total && not_run_why.empty()) {
     if (!child_.running()) {
       std::string error;
       if (!start(error)) {
         incidents_.push_back("could not restart the Python child: " + error);
-        abandoned_[index] = true;
-        continue;
+        not_run_why = "the Python child could not be restarted";
+        break;
       }
     }
-    // Everything left goes out at once, in batches the child answers one by
-    // one, so the child never waits for tpcheck between batches.
-    const bool single = i < single_until;
-    const std::size_t count = single ? 1 : calls.size() - i;
-    std::optional<Actual> failure;
-    const std::size_t answered = run_batch(index, calls, i, count, out, failure);
-    i += answered;
-    if (!failure) {
-      if (unexplained && i >= single_until) {
-        // Every call of the failed batch ran fine alone: blame the first one
-        // in flight, and say so.
-        auto& [at, what] = *unexplained;
-        out[at] = what;
-        out[at].text += "; not reproduced when the batch's calls were re-run one at a time";
-        unexplained.reset();
-      }
-      continue;
-    }
-    incidents_.push_back(command_.names[index] + ": " + failure->rendered());
-    if (single) {
-      out[i] = *failure;
-      unexplained.reset();
-      if (failure->status == Actual::Status::TimedOut || ++crashes_[index] >= kMaxCrashes) abandoned_[index] = true;
-      ++i;
+    const End how = run_once(index, grid_json, st, sink);
+    settle_unexplained(false);
+    if (how == End::Done) continue;
+    incidents_.push_back(name + ": " + st.failure.rendered());
+    OutcomeBatch batch;
+    if (how == End::Failed) {
+      not_run_why = "the Python child could not run it";
+    } else if (how == End::TimedOut) {
+      batch.ids.push_back(define(batch, st.failure));
+      ++st.next;
+      not_run_why = "the function was abandoned after a call ran past its budget";
+    } else if (st.next < st.careful_until) {
+      // Cases run one at a time: the one in flight is the one that crashed.
+      batch.ids.push_back(define(batch, st.failure));
+      ++st.next;
+      st.unexplained = false;
+      if (++st.crashes >= kMaxCrashes) not_run_why = "the function was abandoned after it crashed the child 3 times";
     } else {
-      // Re-run the rest of the batch the failure happened in, alone.
-      unexplained = std::make_pair(i, *failure);
-      single_until = std::min(calls.size(), i + (kBatch - answered % kBatch));
+      // Re-run what the child may have run since its last report, one case at a time.
+      st.careful_until = st.next + std::max(kMinCarefulCases, 4 * st.largest_frame);
+      st.unexplained = true;
+      st.unexplained_from = st.next;
+      st.unexplained_what = st.failure.rendered();
     }
+    if (!batch.ids.empty()) sink(std::move(batch));
   }
-  if (unexplained) out[unexplained->first] = unexplained->second;
-  return out;
+  settle_unexplained(true);
+  if (st.next < total) {
+    OutcomeBatch batch;
+    const std::uint32_t id = define(batch, {Actual::Status::NotRun, "", not_run_why});
+    batch.ids.assign(total - st.next, id);
+    sink(std::move(batch));
+  }
 }
 
 }  // namespace tpcheck::conform

@@ -1,5 +1,5 @@
 // Comparing one connector outcome with the model: exactly, or by the relation
-// a binding states, and naming the kind of any deviation.
+// a binding states, naming the kind of any deviation and what it does.
 #pragma once
 
 #include <optional>
@@ -16,18 +16,21 @@ namespace tpcheck::conform {
 std::string model_outcome(std::size_t op, const std::vector<BigInt>& args);
 
 struct Judgement {
-  std::optional<Kind> kind;  // nullopt: conforms (or was not run)
-  std::string expected;      // tpcheck eval's notation
+  std::optional<Kind> kind;  // nullopt: conforms (or was not compared)
+  std::string expected;      // tpcheck eval's notation, or the relation's canonical form
   std::string note;          // which model call the expectation comes from, for relations
-  bool too_many = false;     // a count above the expected one
+  Effect effect = Effect::Unspecified;
+  bool too_many = false;      // a count above the expected one
+  bool not_compared = false;  // outside what the relation speaks about (a sizing refused by handshake)
 };
 
+// `op` is the binding's model operation (operation_index of model_op).
 Judgement judge(const Binding& binding, std::size_t op, const CaseArgs& args, const Actual& actual);
+
+// Why the cases judge() does not compare are left out (for the report).
+std::string not_compared_reason(const Binding& binding);
 
 // The Python exception classes the model raises.
 bool is_modelled_exception(const std::string& cls);
-
-// The argument as the child receives it: decimal, or T/F for a flag.
-std::string argument_text(const std::string& param, const BigInt& value);
 
 }  // namespace tpcheck::conform

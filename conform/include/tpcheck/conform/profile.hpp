@@ -1,11 +1,13 @@
-// What a conformance run binds and compares: each connector function, the
-// model operation it is compared with, and how (SPEC §10).
+// What a conformance run binds and compares: each connector function, how the
+// child finds and calls it, its case grid, and the relation its outcome must
+// have with the model (SPEC §10, §12, §13).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tpcheck/conform/grid.hpp"
 #include "tpcheck/pyint.hpp"
 
 namespace tpcheck::conform {
@@ -17,25 +19,78 @@ const char* kind_id(Kind kind);  // the --json spelling: "wrong_value", ...
 enum class Relation {
   // the function's outcome equals the model operation's, value or exact error
   Exact,
-  // the function takes (P, D) and its one count must equal
-  // single_readers(p, P, D) for every prefill rank p, failing where it fails
+  // (P, D): its one count must equal single_readers(p, P, D) for every
+  // prefill rank p, failing where it fails (SPEC §10)
   CountForEveryProducerRank,
+  // (P, D): the completions each prefill rank waits for, |window(p, P, D)|
+  // for every p; a pair that is not divisible fails as tp_ratio(D, P) (SPEC §12)
+  WindowCompletionCount,
+  // (P, D, H, MLA, d): NIXL's TPMapping against plan(d) (SPEC §12)
+  NixlMapping,
+  // (P, D, H, MLA, p, d): Mooncake's copy from p to d against plan(d), in bytes (SPEC §13)
+  SenderPlan,
+  // (P, D, H, MLA): None on a sizing the connector accepts (SPEC §13)
+  AcceptsSizing,
+};
+
+// Bytes per KV head in the block lengths the Mooncake profile passes (SPEC
+// §13: any positive value).
+inline constexpr int kBytesPerHead = 128;
+
+// One argument of a shaped call: the definition's parameter `name` gets the
+// Python expression `value` over the grid parameters. An optional one is
+// passed only if the definition has it, and then only where `when` holds.
+struct CallArg {
+  std::string name;
+  std::string value;
+  bool optional = false;
+  std::string when;
+};
+
+// An attribute the child sets on the instance before each call. `if_plain`:
+// only where the class does not define it as a property. A read-only property
+// of that name is set through `fallback` instead (TpKVTopology's tp_size).
+struct Attribute {
+  std::string name;
+  std::string value;
+  bool if_plain = false;
+  std::vector<std::pair<std::string, std::string>> fallback;
+};
+
+// How the child finds the definition and shapes each call from its signature.
+struct CallShape {
+  std::vector<std::string> functions;  // top-level functions, by preference
+  std::vector<std::string> classes;    // the class of a method, or of an instance argument
+  std::vector<std::string> methods;    // methods of that class, by preference
+  std::string instance_argument;       // the parameter that receives the instance
+  std::vector<Attribute> attributes;   // of the instance
+  std::vector<CallArg> args;
+  bool positional = false;  // call with the grid parameters in display order, names unchecked
+  std::string render = "repr";  // how the child writes a value: repr, int_list, tp_mapping, sender_plan
 };
 
 struct Binding {
-  std::string name;                 // as the connector spells it
-  std::vector<std::string> params;  // model parameter names, in the connector's argument order
-  std::string model_op;             // operation of lib/include/tpcheck/operations.hpp
-  std::vector<std::size_t> model_from_case;  // Exact: model argument k is case argument [k]
+  std::string name;               // as reported: a function, or Class.method
+  std::vector<ParamSpec> params;  // the grid parameters, in display order
+  GridStyle style = GridStyle::EdgesAndFarOut;
+  bool named_args = false;        // reports show "P=4, D=1" rather than "4, 1"
+  std::string model_op;           // operation of lib/include/tpcheck/operations.hpp
+  std::vector<std::size_t> model_from_case;  // model argument k is case argument [k]
   Relation relation = Relation::Exact;
+  CallShape call;
 
-  // The case (connector argument order) a model call "OP ARGS..." of the
-  // regression corpus stands for, if it speaks about this binding.
-  std::optional<std::vector<BigInt>> case_from_model_call(const std::string& op, const std::vector<BigInt>& args) const;
+  std::vector<std::string> param_names() const;
+  // The case a model call "OP ARGS..." of the regression corpus stands for,
+  // if it speaks about this binding.
+  std::optional<CaseArgs> case_from_model_call(const std::string& op, const std::vector<BigInt>& args) const;
 };
 
-// "vllm-moriio": the functions of SPEC §10. nullopt for an unknown profile.
-std::optional<std::vector<Binding>> profile_bindings(const std::string& profile);
+struct ProfileOptions {
+  bool hybrid = false;  // vllm-mooncake: call the planner and region check without total_num_kv_heads
+};
+
+// The bindings of a profile; nullopt for an unknown profile.
+std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
 std::vector<std::string> profile_names();
 
 // An adapter module exposes every model operation under its own name.
@@ -45,9 +100,20 @@ std::vector<Binding> adapter_bindings();
 // stalls or frees blocks early, by its direction).
 bool counts_completions(const Binding& binding);
 
-// One line saying what a deviation of this kind means for a deployment.
-// `too_many` says, for a count, whether the smallest case waits for more
-// completions than arrive (a stall) rather than fewer (blocks freed early).
-std::string deployment_meaning(const Binding& binding, Kind kind, bool too_many);
+// What a deviation does to a deployment, when the relation can tell.
+enum class Effect {
+  Unspecified,  // the kind and the operation say it (deployment_meaning)
+  WrongHeads,   // heads read from a rank that does not hold them
+  Unwritten,    // heads of a decode rank never written, yet it is told its KV is ready
+  OffWindow,    // a replica read outside the window: the window's rank is never told
+  Stranded,     // a prefill rank waits for completions that never come
+  EarlyFree,    // a prefill rank frees blocks while a reader still copies
+  Overwrites,   // a copy to heads another copy writes, or past a page
+  Refused,      // a valid sizing refused
+};
+
+// One line saying what a deviation means for a deployment. `too_many` says,
+// for a count, whether the case waits for more completions than arrive.
+std::string deployment_meaning(const Binding& binding, Kind kind, Effect effect, bool too_many);
 
 }  // namespace tpcheck::conform

@@ -1,7 +1,33 @@
-// The line protocol between tpcheck and its Python child
-// (conform/child/tpcheck_conform_child.py describes it). Everything the child
-// says goes through these parsers, which take any bytes and never throw: a
-// line they reject is reported as a child that printed garbage.
+// The protocol between tpcheck and its Python child (conform/child/).
+//
+// tpcheck -> child, one JSON object per line on the request pipe:
+//   {"op": "load", "mode": "source"|"adapter", "files": [...], "bindings": [...]}
+//   {"op": "run", "binding": i, "grid": {...}, "from": k, "careful_until": c}
+// child -> tpcheck, frames on the reply pipe: a header line, then for TEXTS
+// and OUTCOMES a binary payload of the length the header gives:
+//   BOUND <i> <Qualified.name> <where>    READY
+//   SKIPPED <i> <reason>                  LOADERROR <text>
+//   TEXTS <first id> <count> <n>\n<n bytes: marshal.dumps(outcomes, 2): a list
+//         of count outcomes, each an int or None (a value), a str (a value's
+//         repr), or (exception class name, str() of the exception); the
+//         reader also takes the references of marshal versions 3 and 4>
+//   ERRORS <count> <n>\n<n bytes: 2 * count little-endian uint32 byte
+//         lengths of class name, message, class name, ..., then those
+//         UTF-8 strings back to back>
+//   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
+//   DONE <count>                          FAILED <text>
+// A run starts with an empty OUTCOMES frame once the child is ready to call
+// (the budget of the first call starts there), then answers every case of
+// the grid from case `from` on, in grid order, with the id of its outcome; an
+// id is defined by a TEXTS frame before its first use, ids counting up from 0
+// over the child's life. A case that raised has the id kInlineOutcome: its
+// exception is the next of the ERRORS frames, which come before the
+// OUTCOMES frame that uses it (messages are mostly distinct: they are sent,
+// not kept). <where>, <reason> and <text> escape backslash, newline and
+// carriage return (\\, \n, \r).
+//
+// The parser takes any bytes and never throws: whatever it rejects is
+// reported as a child that wrote garbage.
 #pragma once
 
 #include <cstdint>
@@ -10,39 +36,61 @@
 #include <string_view>
 #include <vector>
 
+#include "tpcheck/conform/profile.hpp"
+
 namespace tpcheck::conform {
 
-// Longest line the child may send; past it the child is treated as broken
-// rather than buffered without bound (a function returning a huge list).
-inline constexpr std::size_t kMaxReplyLine = std::size_t{1} << 20;
+// Longest header line, outcome text and frame the child may send; past them
+// the child is treated as broken rather than buffered without bound.
+inline constexpr std::size_t kMaxHeaderLine = std::size_t{1} << 16;
+inline constexpr std::size_t kMaxOutcomeBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxOutcomesPerFrame = std::size_t{1} << 24;
+inline constexpr std::size_t kMaxTextsBytes = std::size_t{1} << 26;
+inline constexpr std::size_t kMaxTextsPerFrame = std::size_t{1} << 16;
+inline constexpr std::uint32_t kInlineOutcome = UINT32_MAX;
 
-// The child's escaping (backslash, newline, carriage return), for tests.
+// The child's escaping (backslash, newline, carriage return).
 std::string escape(std::string_view text);
-
-// Undo the child's escaping (\\, \n, \r); nullopt on any other escape.
+// Undo it; nullopt on any other escape or a raw newline.
 std::optional<std::string> unescape(std::string_view text);
 
-// One line of the child's start-up: "BOUND name where", "MISSING name",
-// "READY" or "LOADERROR text".
-struct HandshakeLine {
-  enum class Tag { Bound, Missing, Ready, LoadError };
-  Tag tag;
-  std::string name;    // Bound, Missing
-  std::string detail;  // Bound: where it was found; LoadError: the error
+// One outcome's text: a value's repr, or an exception's class and message.
+struct OutcomeText {
+  bool raised = false;
+  std::string exception_class;
+  std::string text;
+  bool operator==(const OutcomeText&) const = default;
 };
-std::optional<HandshakeLine> parse_handshake_line(std::string_view line);
 
-// One answer: "<seq> V <repr>" or "<seq> E <ExceptionClass> <message>".
-struct Reply {
-  std::uint64_t seq;
-  bool raised;
-  std::string exception_class;  // raised only
-  std::string text;             // repr of the value, or str() of the exception
+struct Frame {
+  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Errors, Outcomes, Done, Failed };
+  Tag tag = Tag::Ready;
+  std::uint64_t number = 0;  // Bound, Skipped: binding index; Text: the first id; Done: case count
+  std::string name;          // Bound: the qualified name found
+  std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text
+  std::vector<OutcomeText> texts;  // Text: the outcomes of ids number, number + 1, ...; Errors: exceptions
+  std::vector<std::uint32_t> ids;  // Outcomes
 };
-std::optional<Reply> parse_reply(std::string_view line);
 
-// One call: "<seq> <index> <arg>..." with each argument already in the
-// protocol's notation (see argument_text).
-std::string request_line(std::uint64_t seq, std::size_t function_index, const std::vector<std::string>& args);
+struct FrameParse {
+  enum class Status { Incomplete, Parsed, Garbage };
+  Status status = Status::Incomplete;
+  std::size_t consumed = 0;  // Parsed: bytes of the frame
+  Frame frame;
+  std::string problem;  // Garbage: what was wrong
+};
+
+// The first frame of `buffer`.
+FrameParse parse_frame(std::string_view buffer);
+
+// A frame as the child writes it (tests, the fuzz target's round trip).
+std::string encode_frame(const Frame& frame);
+
+// The requests.
+std::string load_request(const std::string& mode, const std::vector<std::string>& files,
+                         const std::vector<Binding>& bindings);
+// careful_until: the child reports each case before this one as soon as it has run.
+std::string run_request(std::size_t binding, const std::string& grid_json, std::uint64_t from,
+                        std::uint64_t careful_until);
 
 }  // namespace tpcheck::conform

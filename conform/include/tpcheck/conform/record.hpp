@@ -1,8 +1,9 @@
 // --record and --baseline files: every case's outcome, one line each, in grid
 // order, grouped by function, so a later run can be diffed in lockstep.
 //
-//   # tpcheck conform record v1
+//   # tpcheck conform record v2
 //   # <grid signature: profile or adapter, bounds, corpus>
+//   # bindings <the child's load request: how each function was found and called>
 //   @ <function name>
 //   <arg>,<arg>,...<TAB><escaped outcome>
 #pragma once
@@ -18,7 +19,8 @@ namespace tpcheck::conform {
 // on commit(), so an interrupted run never leaves a half-written record.
 class RecordWriter {
  public:
-  bool open(const std::string& path, const std::string& signature, std::string& error);
+  // `bindings`: one line of JSON (the child's load request).
+  bool open(const std::string& path, const std::string& signature, const std::string& bindings, std::string& error);
   void begin_function(const std::string& name);
   void add(const std::string& args, const std::string& outcome);
   bool commit(std::string& error);

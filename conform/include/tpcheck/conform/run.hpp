@@ -1,6 +1,9 @@
 // A whole conformance run: bind the functions, call them on every case,
 // judge each outcome against the model, group the deviations, and record or
 // diff the outcomes. The public entry point of the conform library.
+//
+// The report is plain data: report.hpp renders it as text or JSON, and any
+// other writer can read the same structs.
 #pragma once
 
 #include <chrono>
@@ -15,29 +18,39 @@
 namespace tpcheck::conform {
 
 struct RunOptions {
-  std::string profile;              // "vllm-moriio"; empty with an adapter
+  std::string profile;              // "vllm-moriio", "vllm-nixl", "vllm-mooncake"; empty with an adapter
   std::vector<std::string> files;   // connector sources, or the one adapter module
   bool adapter = false;
+  bool hybrid = false;              // vllm-mooncake --hybrid
   std::vector<std::string> only;    // --function: just these (each must be found)
   GridBounds bounds;
-  std::chrono::milliseconds timeout{5000};
+  std::chrono::milliseconds timeout{5000};  // the budget of one call
   std::string python = "python3";
+  std::uint64_t memory_mib = 0;     // the child's address space; 0: the default for the mode
   std::vector<std::string> corpus;  // extra regression files or directories
   std::string record_path;          // --record
   std::string baseline_path;        // --baseline
 };
 
+// The default address-space limits of the child, in MiB: code under test has
+// no business allocating more; an adapter may import torch, which reserves
+// far more address space than it uses.
+inline constexpr std::uint64_t kProfileMemoryMib = 4096;
+inline constexpr std::uint64_t kAdapterMemoryMib = 16384;
+
 struct Counterexample {
-  CaseArgs args;
-  std::string expected;
+  CaseArgs args;         // in the function's parameter order (FunctionReport::params)
+  std::string expected;  // tpcheck eval's notation, or the relation's canonical form
   std::string actual;
-  std::string note;  // the model call a relation took the expectation from
+  std::string note;      // the model call a relation took the expectation from
 };
 
 struct DeviationGroup {
-  Kind kind;
+  Kind kind = Kind::WrongValue;
   std::uint64_t count = 0;
-  Counterexample smallest;
+  Counterexample smallest;   // smallest sizes first
+  std::string meaning;       // one line: what it does to a deployment
+  Effect effect = Effect::Unspecified;  // of the smallest case
   std::uint64_t too_many = 0;  // wrong counts above the model's (stalls)
   std::uint64_t too_few = 0;   // and below (blocks freed early)
 };
@@ -48,13 +61,22 @@ struct Change {
   std::string before;
   std::string after;
   std::string expected;
+  bool conforms = false;  // the new outcome is the model's
 };
 
 struct FunctionReport {
-  Binding binding;
-  std::optional<std::string> where;  // nullopt: skipped (not defined in any file)
+  std::string name;                // as the profile names it
+  std::vector<ParamSpec> params;   // the case parameters, in argument order
+  bool named_args = false;         // show cases as "P=4, D=1" rather than "4, 1"
+  bool checked = false;            // false: skipped, for skip_reason
+  std::string skip_reason;
+  std::string found;               // the definition bound: "compute_tp_mapping", "TpKVTopology.tp_ratio"
+  std::string file;                // where it is defined
+  int line = 0;
   std::uint64_t cases = 0;
-  std::uint64_t not_run = 0;  // after the function hung or crashed repeatedly
+  std::uint64_t not_run = 0;       // after the function hung or crashed repeatedly
+  std::uint64_t not_compared = 0;  // cases the relation does not speak about
+  std::string not_compared_reason;
   std::vector<DeviationGroup> deviations;  // in Kind order; only changed cases with --baseline
   bool in_baseline = true;
   std::uint64_t changes = 0;
@@ -64,7 +86,8 @@ struct FunctionReport {
 struct RunReport {
   RunOptions options;
   std::vector<FunctionReport> functions;
-  std::vector<std::string> incidents;     // child deaths, hangs, restarts
+  std::vector<std::string> incidents;      // child deaths, hangs, restarts
+  std::uint64_t unexplained_deaths = 0;    // child deaths no case could be blamed for
   std::vector<std::string> baseline_only;  // functions recorded in the baseline but not found now
   std::uint64_t cases = 0;
   double seconds = 0;
@@ -73,5 +96,8 @@ struct RunReport {
 
 // nullopt with `error` on a usage or load error (exit status 2).
 std::optional<RunReport> run_conformance(const RunOptions& options, std::string& error);
+
+// "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)".
+std::string call_text(const FunctionReport& f, const CaseArgs& args);
 
 }  // namespace tpcheck::conform

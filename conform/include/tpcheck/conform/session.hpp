@@ -1,22 +1,27 @@
-// Calls into the Python child, in batches over one pipe, surviving it: a
-// child that dies, hangs or answers garbage is killed and restarted, the
-// unanswered calls of that batch are re-run one at a time to find the one to
-// blame, and a function that hangs (or crashed three times) is not called again.
+// Runs a binding's cases in the Python child and survives it: the child
+// generates the cases from the grid's description and answers with outcome
+// ids; a child that dies or writes garbage is restarted and the cases in
+// flight re-run one at a time to find the one to blame; a call over its
+// budget is cut off, and the function gets no further calls.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tpcheck/conform/child_process.hpp"
+#include "tpcheck/conform/profile.hpp"
 
 namespace tpcheck::conform {
 
 // What one call did.
 struct Actual {
   enum class Status { Value, Raised, Crashed, TimedOut, NotRun };
-  Status status;
+  Status status = Status::NotRun;
   std::string exception_class;  // Raised
   std::string text;             // repr, str(exception), or what happened to the child
 
@@ -26,48 +31,79 @@ struct Actual {
 
 struct ChildCommand {
   std::string python = "python3";
-  std::string mode;  // "--source" or "--adapter"
+  std::string mode;  // "source" or "adapter"
   std::vector<std::string> files;
-  std::vector<std::string> names;  // functions to bind, in index order
+  std::vector<Binding> bindings;
+  // The budget of one call; and a function's calls may fall behind a pace of
+  // kPacePerCall by at most this much in total.
   std::chrono::milliseconds call_timeout{5000};
   std::chrono::milliseconds load_timeout{60000};
+  std::uint64_t memory_bytes = 0;  // the child's address space; 0: no limit
 };
+
+// How the child bound each binding.
+struct BindResult {
+  bool bound = false;
+  std::string qualified_name;  // the definition found: "compute_tp_mapping", "TpKVTopology.get_target_remote_ranks"
+  std::string file;
+  int line = 0;
+  std::string skip_reason;  // not bound: what was looked for, or why it cannot be called
+};
+
+// Outcomes in case order. Ids are the session's own; an id's outcome comes
+// (in `definitions`) with the first batch that uses it. The id
+// kInlineOutcome (protocol.hpp) stands for the next of `inline_outcomes`.
+struct OutcomeBatch {
+  std::vector<std::pair<std::uint32_t, Actual>> definitions;
+  std::vector<std::uint32_t> ids;
+  std::vector<Actual> inline_outcomes;
+};
+using OutcomeSink = std::function<void(OutcomeBatch&&)>;
 
 class Session {
  public:
-  // Starts the child and binds the names. nullopt and `error` on a load
+  // Starts the child and binds the bindings. nullopt and `error` on a load
   // error (missing file, syntax error, import failure, no python).
   static std::optional<Session> open(ChildCommand command, std::string& error);
 
-  // Where each name was found ("file:line"), or nullopt when no file defines it.
-  const std::vector<std::optional<std::string>>& bound() const { return bound_; }
+  const std::vector<BindResult>& bound() const { return bound_; }
 
-  // Calls function `index` on each argument list (protocol notation).
-  std::vector<Actual> run(std::size_t index, const std::vector<std::vector<std::string>>& calls);
+  // Runs binding `index` on every case of the grid (`total` cases), handing
+  // every case exactly one outcome, in order, to `sink`.
+  void run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink);
 
   // Child incidents so far (restarts and why), for the report.
   const std::vector<std::string>& incidents() const { return incidents_; }
+  // Child deaths that re-running the cases one at a time did not reproduce.
+  std::uint64_t unexplained_deaths() const { return unexplained_deaths_; }
 
-  // Calls per batch; replies are expected within call_timeout of each other.
-  static constexpr std::size_t kBatch = 512;
   // A function is not called again after this many crashes of the child.
   static constexpr int kMaxCrashes = 3;
+  // The pace a function must keep: connector rank arithmetic takes
+  // microseconds per call, so a function that falls behind 10 ms per call by
+  // more than the call budget in total (a grid of hours) is stopped.
+  static constexpr std::chrono::milliseconds kPacePerCall{10};
 
  private:
   explicit Session(ChildCommand command) : command_(std::move(command)) {}
   bool start(std::string& error);
-  // Calls [from, from + count) in batches of kBatch; returns how many got an
-  // answer before a failure (all on success).
-  std::size_t run_batch(std::size_t index, const std::vector<std::vector<std::string>>& calls, std::size_t from,
-                        std::size_t count, std::vector<Actual>& out, std::optional<Actual>& failure);
+
+  enum class End { Done, Crashed, TimedOut, Failed };
+  struct RunState;
+  End run_once(std::size_t index, const std::string& grid_json, RunState& state, const OutcomeSink& sink);
+  std::uint32_t define(OutcomeBatch& batch, Actual actual);
 
   ChildCommand command_;
   ChildProcess child_;
-  std::vector<std::optional<std::string>> bound_;
-  std::vector<int> crashes_;
-  std::vector<bool> abandoned_;
+  std::vector<BindResult> bound_;
+  std::vector<std::uint32_t> child_ids_;  // the current child's outcome ids -> the session's
+  std::uint32_t next_id_ = 0;
+  std::deque<Actual> inline_;  // the current child's exceptions not yet in a batch
+  std::string input_;       // bytes from the child; those before parsed_ are parsed
+  std::size_t parsed_ = 0;
+  void compact_input();
   std::vector<std::string> incidents_;
-  std::uint64_t seq_ = 0;
+  std::uint64_t unexplained_deaths_ = 0;
 };
 
 }  // namespace tpcheck::conform

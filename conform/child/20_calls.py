@@ -1,0 +1,364 @@
+# Part 2: finding each binding's definition and shaping its calls from the
+# definition's own signature (versions rename functions and add parameters),
+# then generating the loop that makes every call of a grid.
+import inspect
+import operator
+
+
+class Unshapeable(Exception):
+    """The definition cannot be called as the profile needs."""
+
+
+class Target:
+    """A bound definition: its name and place for the report, and how a case calls it."""
+
+    def __init__(self, spec, qualname, path, line):
+        self.spec, self.qualname, self.where = spec, qualname, "%s:%d" % (path, line)
+        self.function = None     # a top-level function
+        self.cls = None          # the class of the method, or of the instance argument
+        self.method = None       # the method's name
+        self.call = None         # the call, as an expression over the grid parameters
+        self.setup = None        # the statement that gives the instance its attributes
+
+
+def find_class(names, sources):
+    for name in names:
+        for source in sources:
+            if name in source.classes:
+                return source, name
+    return None
+
+
+def bind(spec, sources):
+    """(Target, None), or (None, why the binding is skipped)."""
+    files = ", ".join(s.path for s in sources)
+    found_class = find_class(spec["classes"], sources) if spec["classes"] else None
+    if spec["functions"]:
+        hit = None
+        for name in spec["functions"]:
+            hit = next(((s, s.functions[name]) for s in sources if name in s.functions), None)
+            if hit is not None:
+                break
+        if hit is None:
+            return None, "not defined at top level in %s (looked for %s)" % (files, " or ".join(spec["functions"]))
+        source, definition = hit
+        where = "%s (%s:%d)" % (definition.name, source.path, definition.line)
+        problem = definition.problem or source.needs_missing(definition.node)
+        if problem:
+            return None, "%s: %s" % (where, problem)
+        target = Target(spec, definition.name, source.path, definition.line)
+        target.function = source.namespace[definition.name]
+        if spec["instance_argument"]:
+            if found_class is None:
+                return None, "%s needs an instance of %s, which no given file defines (%s)" % (
+                    where, " or ".join(spec["classes"]), files)
+            target.cls = found_class[0].load_class(found_class[1]).cls
+        callable_ = target.function
+    else:
+        looked = " or ".join("%s.%s" % (c, m) for c in spec["classes"] for m in spec["methods"])
+        if found_class is None:
+            return None, "no class %s in %s (looked for %s)" % (" or ".join(spec["classes"]), files, looked)
+        source, class_name = found_class
+        loaded = source.load_class(class_name)
+        method = next((m for m in spec["methods"] if m in loaded.lines), None)
+        if method is None:
+            return None, "%s (%s:%d) has no method %s" % (
+                class_name, source.path, source.classes[class_name].lineno, " or ".join(spec["methods"]))
+        target = Target(spec, "%s.%s" % (class_name, method), source.path, loaded.lines[method])
+        if method in loaded.problems:
+            return None, "%s (%s): %s" % (target.qualname, target.where, loaded.problems[method])
+        target.cls, target.method = loaded.cls, method
+        callable_ = getattr(object.__new__(loaded.cls), method)
+    if target.cls is not None:
+        for s in sources:  # code that names the class finds it
+            s.namespace.setdefault(target.cls.__name__, target.cls)
+    try:
+        target.call = call_expression(spec, callable_)
+        if target.cls is not None:
+            target.setup = instance_setup(spec, target.cls)
+    except Unshapeable as e:
+        return None, "%s (%s): %s" % (target.qualname, target.where, e)
+    return target, None
+
+
+def call_expression(spec, callable_):
+    """The call of one case, from the definition's parameters: each gets the
+    profile's value for its name (positional while it can, then by keyword),
+    optional ones only if the definition has them, and a parameter the
+    profile has no value for must have a default."""
+    if spec["positional"]:
+        return "_f(%s)" % ", ".join(spec["params"])
+    try:
+        signature = inspect.signature(callable_)
+    except (TypeError, ValueError) as e:
+        raise Unshapeable("its signature cannot be read: %s" % e)
+    values = {a["name"]: a for a in spec["args"]}
+    if spec["instance_argument"]:
+        values[spec["instance_argument"]] = {"name": spec["instance_argument"], "value": "_inst", "optional": False,
+                                             "when": ""}
+    parameters = list(signature.parameters.values())
+    names = {p.name for p in parameters}
+    for a in values.values():
+        if not a["optional"] and a["name"] not in names:
+            raise Unshapeable("it has no parameter %r (the profile passes %s = %s)" % (a["name"], a["name"], a["value"]))
+    passed, conditional, by_keyword = [], [], False
+    for p in parameters:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            by_keyword = True
+            continue
+        a = values.get(p.name)
+        if a is None or (a["when"] and p.default is not p.empty):
+            if a is None and p.default is p.empty:
+                raise Unshapeable("its parameter %r has no default, and the profile has no value for it" % p.name)
+            if a is not None:
+                conditional.append(a)
+            by_keyword = True
+            continue
+        if p.kind is p.KEYWORD_ONLY or by_keyword:
+            if p.kind is p.POSITIONAL_ONLY:
+                raise Unshapeable("its positional-only parameter %r follows one the profile leaves out" % p.name)
+            passed.append("%s=(%s)" % (p.name, a["value"]))
+        else:
+            passed.append("(%s)" % a["value"])
+    call = "_f(%s)" % ", ".join(passed)
+    for a in conditional:
+        with_it = "_f(%s)" % ", ".join(passed + ["%s=(%s)" % (a["name"], a["value"])])
+        call = "(%s if (%s) else %s)" % (with_it, a["when"], call)
+    return call
+
+
+def instance_setup(spec, cls):
+    """The statement that gives the instance its attributes for one case. A
+    read-only property of the name gets its fallback attributes instead; an
+    `if_plain` attribute only where the class has no property of that name."""
+    items = []
+    for attribute in spec["attributes"]:
+        descriptor = inspect.getattr_static(cls, attribute["name"], None)
+        if isinstance(descriptor, (property, functools.cached_property)):
+            if attribute["if_plain"]:
+                continue
+            if attribute["fallback"] and getattr(descriptor, "fset", None) is None:
+                items += [(name, value) for name, value in attribute["fallback"]]
+                continue
+        items.append((attribute["name"], attribute["value"]))
+    if "__slots__" in cls.__dict__:
+        return "; ".join("_inst.%s = (%s)" % item for item in items) or "pass"
+    return "_inst.__dict__ = {%s}" % ", ".join("%r: (%s)" % item for item in items)
+
+
+# --- how a value is written --------------------------------------------------------
+
+def render_int_list(value):
+    if type(value) is list:
+        for x in value:
+            if type(x) is not int:
+                break
+        else:
+            return repr(value)
+    try:
+        return "[%s]" % ", ".join(str(operator.index(x)) for x in value)
+    except Exception:  # noqa: BLE001 - not a list of integers: shown as it is
+        return repr(value)
+
+
+def render_tp_mapping(mapping):
+    """The fields of NIXL's TPMapping that SPEC §12 compares, for its one attention group."""
+    try:
+        sources = [operator.index(x) for x in mapping.source_ranks_per_group[0]]
+        offset = operator.index(mapping.rank_offset_factor)
+        slots = sorted((operator.index(k), operator.index(v)) for k, v in dict(mapping.rank_to_attention_slot).items())
+        consumers = getattr(mapping, "local_consumers", None)
+        tail = "" if consumers is None else ", local_consumers=%d" % operator.index(consumers)
+    except Exception:  # noqa: BLE001 - not a mapping: shown as it is
+        return repr(mapping)
+    return "TPMapping(sources=%r, rank_offset_factor=%d, rank_to_attention_slot={%s}%s)" % (
+        sources, offset, ", ".join("%d: %d" % s for s in slots), tail)
+
+
+def render_sender_plan(value):
+    """(should_transfer, src_offset, dst_offset, length), numpy scalars as Python's."""
+    try:
+        items = tuple(value)
+        if len(items) == 4 and type(items[0]).__name__ in ("bool", "bool_"):
+            return "(%s, %d, %d, %d)" % (bool(items[0]), operator.index(items[1]), operator.index(items[2]),
+                                         operator.index(items[3]))
+    except Exception:  # noqa: BLE001 - not a plan: shown as it is
+        pass
+    return repr(value)
+
+
+RENDERERS = {"repr": repr, "int_list": render_int_list, "tp_mapping": render_tp_mapping,
+             "sender_plan": render_sender_plan}
+
+
+STR_FAILED = "<str() of the exception failed>"
+
+# The id of a case whose exception comes inline (protocol.hpp's kInlineOutcome).
+INLINE_OUTCOME = 0xFFFFFFFF
+KEYED_TRIAL = 4096
+INLINE_WHEN_NEW = 2
+
+
+def outcome_of_exception(e):
+    """(class, message) of an exception, even one whose str() fails."""
+    try:
+        text = str(e)
+    except BaseException:  # noqa: BLE001
+        text = STR_FAILED
+    return type(e), text
+
+
+class ReprFailed(Exception):
+    """Stands for a value whose rendering raised."""
+
+
+def outcome_of_render_failure(e):
+    cls, text = outcome_of_exception(e)
+    return ReprFailed, "%s: %s" % (cls.__name__, text)
+
+
+def region(kv_block_len):
+    return TransferRegion(base_addr=0, block_len=kv_block_len, kv_block_len=kv_block_len)
+
+
+# --- the loop over a grid -------------------------------------------------------------
+
+def grid_data(grid, flags_at):
+    """The grid's lists as the loop reads them: flags as booleans, a table as a
+    dict from its key (a value, or a tuple of values) to its list, and the
+    values of a block that keeps only outer cases paired with their flag."""
+    data = {}
+
+    def values(items, flag, outer=None):
+        items = [bool(v) for v in items] if flag else items
+        return list(zip(items, [bool(o) for o in outer])) if outer is not None else items
+
+    for b, block in enumerate(grid["blocks"]):
+        if "cases" in block:
+            data["_C%d" % b] = [tuple(bool(v) if i in flags_at else v for i, v in enumerate(c)) for c in block["cases"]]
+            continue
+        keep_outer = block["only_outer"]
+        for k, p in enumerate(block["params"]):
+            if not p["deps"]:
+                data["_V%d_%d" % (b, k)] = values(p["values"], p["flag"], p.get("outer") if keep_outer else None)
+                continue
+            table = {}
+            for entry in p["table"]:
+                key = entry[0][0] if len(entry[0]) == 1 else tuple(entry[0])
+                table[key] = values(entry[1], p["flag"], entry[2] if keep_outer else None)
+            data["_T%d_%d" % (b, k)] = table
+    return data
+
+
+def loop_source(target, grid, skip, careful):
+    """`def _run(...)`: nested loops over every block of the grid, each case a
+    call whose outcome goes to the sink as an id. Each block is a function of
+    its own, with the call near its start: where an exception passes, Python
+    works out the line by reading the function's line table up to there."""
+    names = target.spec["params"]
+    state = "_skip, _careful, _keyed, _new, _seen"
+    lines = []
+    for b, block in enumerate(grid["blocks"]):
+        lines.append("def _block%d(_sink, _put, _define, _get, _flush, %s):" % (b, state))
+        indent = "    "
+        if "cases" in block:
+            lines.append("%sfor (%s,) in _C%d:" % (indent, ", ".join(names), b))
+            indent += "    "
+        else:
+            outer = []
+            params = block["params"]
+            # A dependent list is looked up as soon as what it depends on is
+            # bound, not in every loop between there and its own.
+            lookups = {}
+            for k, p in enumerate(params):
+                if p["deps"]:
+                    deps = [params[d]["name"] for d in p["deps"]]
+                    key = deps[0] if len(deps) == 1 else "(%s)" % ", ".join(deps)
+                    lookups.setdefault(max(p["deps"]), []).append("_L%d = _T%d_%d.get(%s, ())" % (k, b, k, key))
+            for k, p in enumerate(params):
+                variable = p["name"]
+                if block["only_outer"]:
+                    variable = "%s, _o%d" % (p["name"], k)
+                    outer.append("_o%d" % k)
+                source = "_L%d" % k if p["deps"] else "_V%d_%d" % (b, k)
+                lines.append("%sfor %s in %s:" % (indent, variable, source))
+                indent += "    "
+                lines += [indent + lookup for lookup in lookups.get(k, ())]
+            if outer:
+                lines.append("%sif not (%s):" % (indent, " or ".join(outer)))
+                lines.append("%s    continue" % indent)
+        body = []
+        if skip:
+            body += ["if _skip:", "    _skip -= 1", "    continue"]
+        if target.setup:
+            body.append(target.setup)
+        body += ["try:",
+                 "    _r = " + target.call,
+                 "except BaseException as _e:",
+                 "    try:",
+                 "        _m = str(_e)",
+                 "    except BaseException:",
+                 "        _m = _STR_FAILED",
+                 # Exceptions get ids while their messages repeat; once most
+                 # are new, they go inline (sending is cheaper than keying).
+                 "    if _keyed:",
+                 "        _seen += 1",
+                 "        _t = (_e.__class__, _m)",
+                 "        _k = _get(_t)",
+                 "        if _k is None:",
+                 "            _k = _define(_t)",
+                 "            _new += 1",
+                 "            if _new > %d and _new * %d > _seen:" % (KEYED_TRIAL, INLINE_WHEN_NEW),
+                 "                _keyed = False",
+                 "        _sink(_k)",
+                 "    else:",
+                 "        _put(_e.__class__)",
+                 "        _put(_m)",
+                 "        _sink(%d)" % INLINE_OUTCOME,
+                 "else:"]
+        if target.spec["render"] == "repr":
+            # An int or None is its own key (rendered once, when first seen).
+            body += ["    if _r is None or _r.__class__ is int:",
+                     "        _t = _r",
+                     "    else:",
+                     "        try:",
+                     "            _t = _render(_r)",
+                     "        except BaseException as _e:",
+                     "            _t = _render_failed(_e)"]
+        else:
+            body += ["    try:",
+                     "        _t = _render(_r)",
+                     "    except BaseException as _e:",
+                     "        _t = _render_failed(_e)"]
+        body += ["    _k = _get(_t)",
+                 "    if _k is None:",
+                 "        _k = _define(_t)",
+                 "    _sink(_k)"]
+        if careful:
+            body += ["if _careful > 0:", "    _careful -= 1", "    _flush()"]
+        lines += [indent + line for line in body]
+        lines.append("    return " + state)
+    lines += ["def _run(_sink, _put, _define, _ids, _flush, _skip, _careful):",
+              "    _state = _skip, _careful, True, 0, 0  # " + state]
+    lines += ["    _state = _block%d(_sink, _put, _define, _ids.get, _flush, *_state)" % b
+              for b in range(len(grid["blocks"]))]
+    lines.append("    return _state[0]")
+    return "\n".join(lines) + "\n"
+
+
+def make_runner(target, grid, skip, careful):
+    """The function that makes every call of the grid from case `skip` on."""
+    flags_at = set()
+    for block in grid["blocks"]:
+        for p in block.get("params", ()):
+            if p["flag"]:
+                flags_at.add(p["pos"])
+    scope = {"__builtins__": builtins, "_STR_FAILED": STR_FAILED, "_render_failed": outcome_of_render_failure,
+             "_render": RENDERERS[target.spec["render"]], "_region": region}
+    scope.update(STAND_INS)
+    scope.update(grid_data(grid, flags_at))
+    if target.cls is not None:
+        scope["_inst"] = object.__new__(target.cls)
+    scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
+    exec(compile(loop_source(target, grid, skip > 0, careful), "<tpcheck conform loop>", "exec"), scope)
+    return scope["_run"]

@@ -1,0 +1,233 @@
+// SPEC §12 (NIXL's completion count and TPMapping) and §13 (Mooncake's
+// sender plan and region check) against the model's plan(d), in int64: these
+// relations run on the valid grid, whose sizes are small.
+#include "relations.hpp"
+
+#include <algorithm>
+
+#include "canonical.hpp"
+#include "tpcheck/model.hpp"
+#include "tpcheck/render.hpp"
+
+namespace tpcheck::conform {
+namespace {
+
+using I = std::int64_t;
+
+struct Sizing {
+  I P = 0, D = 0, H = 0;
+  bool mla = false;
+  I heads() const { return mla ? 1 : H; }  // MLA reads as one head (SPEC §4)
+  I first(I rank, I T) const { return tpcheck::heads<I>(rank, T, heads()).value().first; }
+  I per_rank(I T) const { return std::max<I>(1, heads() / T); }  // n(T)
+  bool holds(I p, I lo, I hi) const {
+    if (p < 0 || p >= P) return false;
+    const auto own = tpcheck::heads<I>(p, P, heads()).value();
+    return own.first <= lo && hi <= own.end;
+  }
+};
+
+// The case's arguments as int64, or nullopt (then the case is not compared).
+std::optional<std::vector<I>> small(const CaseArgs& args) {
+  std::vector<I> out;
+  for (const BigInt& a : args) {
+    const auto v = narrow(a);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+Judgement outside_int64() {
+  Judgement j;
+  j.not_compared = true;
+  return j;
+}
+
+// A valid sizing whose call raised a modelled error, returned an error text,
+// or returned garbage: classify() names the kind; the effect follows it.
+void set_refusal_effect(Judgement& j) {
+  if (j.kind == Kind::RejectsValid) j.effect = Effect::Refused;
+}
+
+// The judgement of a case whose expected outcome is a model failure.
+Judgement expecting_failure(const Failure& failure, const Actual& actual) {
+  Judgement j;
+  j.expected = render(failure);
+  j.kind = classify(j.expected, actual);
+  return j;
+}
+
+std::string render_slots(const std::map<I, I>& slots) {
+  std::string out = "{";
+  for (const auto& [p, slot] : slots) out += (out.size() > 1 ? ", " : "") + decimal(p) + ": " + decimal(slot);
+  return out + "}";
+}
+
+std::string render_list(const std::vector<I>& v) { return render(v); }
+
+}  // namespace
+
+Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
+  const auto a = small(args);
+  if (!a) return outside_int64();
+  const I P = (*a)[0], D = (*a)[1];
+  // The count is asked of the decode side, which refuses a pair that is not divisible.
+  const auto ratio = tp_ratio<I>(D, P);
+  if (!ratio.ok()) return expecting_failure(ratio.failure(), actual);
+  Judgement j;
+  // Every prefill rank waits for the decode ranks whose window holds it (§3
+  // duality), the same number for every p.
+  const auto span = window_span<I>(0, P, D).value();
+  j.expected = decimal(span.end - span.first);
+  j.note = "for every prefill rank p: |window(p, " + decimal(P) + ", " + decimal(D) + ")|";
+  j.kind = classify(j.expected, actual);
+  if (j.kind == Kind::WrongValue) {
+    const auto got = read_int(actual.text);
+    j.too_many = got && *got > span.end - span.first;
+    j.effect = j.too_many ? Effect::Stranded : Effect::EarlyFree;
+  }
+  set_refusal_effect(j);
+  return j;
+}
+
+Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
+  const auto a = small(args);
+  if (!a) return outside_int64();
+  const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
+  const I d = (*a)[4];
+  const auto ratio = tp_ratio<I>(s.D, s.P);
+  if (!ratio.ok()) {
+    // A mapping for a pair that is not divisible: every decode rank copies
+    // heads from a prefill rank that does not hold them.
+    Judgement j = expecting_failure(ratio.failure(), actual);
+    if (j.kind == Kind::AcceptsInvalid) j.effect = Effect::WrongHeads;
+    return j;
+  }
+  Judgement j;
+  if (!s.mla && s.P > s.D && s.P > s.H) {
+    j.not_compared = true;  // NIXL refuses the sizing at handshake (SPEC §11)
+    return j;
+  }
+  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
+  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
+  const auto& copies = plan_outcome.value();
+  std::vector<I> sources;
+  std::map<I, I> slots;
+  for (const auto& c : copies) {
+    sources.push_back(c.p);
+    slots[c.p] = (c.lo - s.first(d, s.D)) / (c.hi - c.lo);
+  }
+  const I offset = s.D > s.P ? (copies[0].lo - s.first(copies[0].p, s.P)) / s.per_rank(s.D) : 0;
+  const auto window = window_span<I>(0, s.P, s.D).value();
+  const I consumers = window.end - window.first;
+  const bool slots_compared = s.P > s.D;
+  j.expected = "TPMapping(sources=" + render_list(sources) + ", rank_offset_factor=" + decimal(offset) +
+               (slots_compared ? ", rank_to_attention_slot=" + render_slots(slots) : "") +
+               ", local_consumers=" + decimal(consumers) + ")";
+  j.note = std::string("from plan(") + decimal(d) + ", " + decimal(s.P) + ", " + decimal(s.D) + ", " +
+           decimal(s.H) + ", " + (s.mla ? "1" : "0") + ")" + (slots_compared ? "" : "; slots compared only when P > D");
+  if (actual.status != Actual::Status::Value) {
+    j.kind = classify(j.expected, actual);
+    set_refusal_effect(j);
+    return j;
+  }
+  const auto got = read_nixl_mapping(actual.text);
+  if (!got) {
+    j.kind = Kind::WrongValue;
+    return j;
+  }
+  j.kind = Kind::WrongValue;
+  for (std::size_t i = 0; i < std::max(sources.size(), got->sources.size()); ++i) {
+    if (i >= got->sources.size()) {
+      j.effect = Effect::Unwritten;
+      return j;
+    }
+    if (i >= copies.size()) {
+      j.effect = Effect::Overwrites;
+      return j;
+    }
+    if (got->sources[i] != sources[i]) {
+      j.effect = s.holds(got->sources[i], copies[i].lo, copies[i].hi) ? Effect::OffWindow : Effect::WrongHeads;
+      return j;
+    }
+  }
+  if (got->rank_offset_factor != offset || (slots_compared && got->slots != slots)) {
+    j.effect = Effect::WrongHeads;
+    return j;
+  }
+  if (got->local_consumers && *got->local_consumers != consumers) {
+    j.too_many = *got->local_consumers > consumers;
+    j.effect = j.too_many ? Effect::Stranded : Effect::EarlyFree;
+    return j;
+  }
+  j.kind.reset();
+  return j;
+}
+
+Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual) {
+  const auto a = small(args);
+  if (!a) return outside_int64();
+  const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
+  const I p = (*a)[4], d = (*a)[5];
+  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
+  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
+  Judgement j;
+  const auto& copies = plan_outcome.value();
+  const auto copy = std::find_if(copies.begin(), copies.end(), [&](const Copy<I>& c) { return c.p == p; });
+  const I B = kBytesPerHead;
+  SenderCopy want;
+  if (copy != copies.end()) {
+    want = {true, (copy->lo - s.first(p, s.P)) * B, (copy->lo - s.first(d, s.D)) * B, (copy->hi - copy->lo) * B};
+    j.expected = "(True, " + decimal(want.src) + ", " + decimal(want.dst) + ", " + decimal(want.length) + ")";
+  } else {
+    j.expected = "(False, ...)";
+  }
+  j.note = std::string("the copy from p of plan(") + decimal(d) + ", " + decimal(s.P) + ", " + decimal(s.D) + ", " +
+           decimal(s.H) + ", " + (s.mla ? "1" : "0") + ")";
+  if (actual.status != Actual::Status::Value) {
+    j.kind = classify(j.expected, actual);
+    set_refusal_effect(j);
+    return j;
+  }
+  const auto got = read_sender_copy(actual.text);
+  if (!got) {
+    j.kind = Kind::WrongValue;
+    return j;
+  }
+  if (!want.transfer) {
+    if (got->transfer) {
+      j.kind = Kind::WrongValue;
+      j.effect = Effect::Overwrites;  // a second copy to heads another prefill rank writes
+    }
+    return j;
+  }
+  if (got->transfer && got->src == want.src && got->dst == want.dst && got->length == want.length) return j;
+  j.kind = Kind::WrongValue;
+  const I source_page = s.per_rank(s.P) * B, decode_page = s.per_rank(s.D) * B;
+  const bool inside = got->src >= 0 && got->dst >= 0 && got->length >= 0 && got->src + got->length <= source_page &&
+                      got->dst + got->length <= decode_page;
+  if (!got->transfer || (inside && got->dst == want.dst && got->length < want.length)) {
+    j.effect = Effect::Unwritten;
+  } else if (!inside || got->dst != want.dst || got->length != want.length) {
+    j.effect = Effect::Overwrites;
+  } else {
+    j.effect = Effect::WrongHeads;
+  }
+  return j;
+}
+
+Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual) {
+  Judgement j;
+  j.expected = "None";
+  if (actual.status == Actual::Status::Value && actual.text != "None") {
+    j.kind = Kind::RejectsValid;  // an error text returned instead of raised
+  } else {
+    j.kind = classify(j.expected, actual);
+  }
+  (void)args;
+  set_refusal_effect(j);
+  return j;
+}
+
+}  // namespace tpcheck::conform
