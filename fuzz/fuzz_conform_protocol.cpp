@@ -18,7 +18,7 @@
 namespace {
 
 void check(bool holds, const std::string& what) {
-  tpcheck::fuzz::require(holds ? tpcheck::inv::Violation{} : tpcheck::inv::Violation{what}, "conform protocol");
+  tpcheck::fuzz::require(holds ? tpcheck::fuzz::Violation{} : tpcheck::fuzz::Violation{what}, "conform protocol");
 }
 
 }  // namespace
