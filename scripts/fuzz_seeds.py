@@ -88,8 +88,10 @@ def flag(name, on):
     return Field(name, 1 if on else 0, bytes([1 if on else 0]))
 
 
-OPERATIONS = ["remote_rank", "general_rank", "tp_ratio", "window", "heads", "kv_heads_guard",
-              "kv_heads_guard_strict", "plan", "readers", "single_readers", "port_offset", "host_index"]
+OPERATIONS = ["remote_rank", "general_rank", "tp_ratio", "window", "window_span", "heads", "holders",
+              "head_compatible", "kv_heads_guard", "kv_heads_guard_strict", "plan", "plan_copy_count",
+              "single_source_plan", "readers", "single_readers", "port_offset", "host_index", "port_range",
+              "moriio_accepts", "nixl_accepts", "mooncake_accepts", "general_accepts"]
 
 
 def operation(name):

@@ -14,7 +14,7 @@ using rcgen::to_model;
 
 // Arguments for an operation, drawn by the shape of its parameter list.
 Args draw_args(const OperationInfo& op) {
-  const std::vector<std::string_view>& p = op.params;
+  const std::vector<std::string_view> p(op.params.begin(), op.params.end());
   const auto named = [&](std::initializer_list<std::string_view> names) {
     return std::equal(p.begin(), p.end(), names.begin(), names.end());
   };

@@ -22,16 +22,8 @@ std::string_view invariant_name(Invariant invariant) {
 Violation int64_agrees_with_cpp_int(std::string_view op, const std::vector<std::int64_t>& args) {
   const auto index = operation_index(op);
   if (!index) return "no operation named " + std::string(op);
-  // Fast path: the outcomes compared as values. The rendered texts (what a
-  // Python caller sees) decide when the values differ.
-  if (int64_and_cpp_int_agree(*index, args)) return std::nullopt;
-  const std::vector<BigInt> big(args.begin(), args.end());
-  const std::string narrow_outcome = evaluate_int64(*index, args);
-  const std::string wide_outcome = evaluate_big(*index, big);
-  if (narrow_outcome == wide_outcome) return std::nullopt;
-  std::string what = std::string(op) + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) what += (i ? ", " : "") + decimal(args[i]);
-  return what + ") gives " + narrow_outcome + " in int64 but " + wide_outcome + " in cpp_int";
+  if (narrow_agrees_with_cpp_int<std::int64_t>(*index, args)) return std::nullopt;
+  return narrow_disagreement<std::int64_t>(*index, args);
 }
 
 }  // namespace tpcheck::inv
