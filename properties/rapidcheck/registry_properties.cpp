@@ -33,6 +33,11 @@ struct Param {
   IntType type;
 };
 
+// How GoogleTest shows a parameter: "RoundTripReturnsHome in int64".
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << inv::registry()[p.entry].name << (p.type == IntType::Int64 ? " in int64" : " in cpp_int");
+}
+
 std::vector<Param> params(IntType type) {
   const inv::Engine engine = type == IntType::Int64 ? inv::Engine::RapidCheckInt64 : inv::Engine::RapidCheckCppInt;
   std::vector<Param> out;

@@ -1,11 +1,17 @@
-// §0 and §9.5: a narrow instantiation of the model gives the same outcome as
-// the cpp_int one (the mathematical truth) on every operation, compared as
-// values; the text of both outcomes is built only when they differ.
+// §0 and §9.5: a narrow instantiation of the model (int16, int64) gives the
+// same outcome as the cpp_int one, the mathematical truth, on every operation
+// of the typed operation table, compared as values; text is built only when
+// they differ.
 //
 // Its domain is one per operation, made from the roles of the operation's
 // parameters (a size, a rank of a size, a head count, ...), so an operation
-// added to the table is compared at once, on inputs shaped like its own.
+// added to the table is compared at once, on inputs shaped like its own. The
+// sweep runs it in int16 wherever the values fit (products of its sizes pass
+// 2^15, so the overflow guards are crossed exhaustively); RapidCheck and the
+// fuzzers in int64 up to 2^63, and in int16 too where the values fit.
 #include <algorithm>
+#include <array>
+#include <span>
 #include <stdexcept>
 
 #include "declare.hpp"
@@ -18,44 +24,6 @@ namespace {
 
 using dom::Block;
 
-// The role of each parameter of an operation, by its name in the table.
-enum class Role { Size, Rank, HeadCount, HeadIndex, Flag, DpRank, DpSize, HostCount };
-struct ParamRole {
-  Role role;
-  int of = -1;  // Rank / HeadIndex / HostCount: the parameter that bounds it
-};
-
-std::vector<ParamRole> param_roles(const OperationInfo& op) {
-  std::vector<ParamRole> roles;
-  const auto& p = op.params;
-  const auto index_of = [&](std::string_view name) {
-    return static_cast<int>(std::find(p.begin(), p.end(), name) - p.begin());
-  };
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const std::string_view name = p[i];
-    if (name == "MLA") {
-      roles.push_back({Role::Flag});
-    } else if (name == "H") {
-      roles.push_back({Role::HeadCount});
-    } else if (name == "DP_RANK") {
-      roles.push_back({Role::DpRank});
-    } else if (name == "TP_RANK") {
-      roles.push_back({Role::Rank, index_of("TP_SIZE")});
-    } else if (name == "HOSTS") {
-      roles.push_back({Role::HostCount, index_of("T")});
-    } else if (name == "r" || name == "q") {
-      roles.push_back({Role::Rank, index_of(p.size() > 1 && p[1] == "T" ? "T" : "L")});
-    } else if (name == "d") {
-      roles.push_back({Role::Rank, index_of("D")});
-    } else if (name == "p") {
-      roles.push_back({Role::Rank, index_of("P")});
-    } else {
-      roles.push_back({Role::Size});
-    }
-  }
-  return roles;
-}
-
 // One operation's domain: sizes, flags and head counts first, then what
 // depends on them; and where each parameter's value sits in it.
 struct OperationDomain {
@@ -64,28 +32,32 @@ struct OperationDomain {
 };
 
 OperationDomain operation_domain(const OperationInfo& op) {
-  const std::vector<ParamRole> roles = param_roles(op);
-  const auto name = [&](int i) { return op.params[static_cast<std::size_t>(i)].data(); };
+  const auto& params = op.params;
+  const auto name = [&](int i) { return params[static_cast<std::size_t>(i)].name.data(); };
+  const auto first_of = [&](Role role) -> const char* {
+    for (const Param& p : params) {
+      if (p.role == role) return p.name.data();
+    }
+    return nullptr;
+  };
   std::vector<const char*> sizes;
-  const char* mla = nullptr;
-  const char* head_count = nullptr;
-  for (std::size_t i = 0; i < roles.size(); ++i) {
-    if (roles[i].role == Role::Size) sizes.push_back(name(static_cast<int>(i)));
-    if (roles[i].role == Role::Flag) mla = name(static_cast<int>(i));
-    if (roles[i].role == Role::HeadCount) head_count = name(static_cast<int>(i));
+  for (const Param& p : params) {
+    if (p.role == Role::Size) sizes.push_back(p.name.data());
   }
+  const char* mla = first_of(Role::Flag);
+  const char* head_count = first_of(Role::HeadCount);
   std::vector<Block> blocks;
   std::vector<int> order;  // parameters in block order
   // Each pass adds the parameters of some roles: earlier passes are what later ones depend on.
   const std::vector<std::vector<Role>> passes = {{Role::Size, Role::DpSize, Role::Flag},
                                                  {Role::HeadCount},
-                                                 {Role::Rank, Role::HeadIndex, Role::DpRank, Role::HostCount}};
+                                                 {Role::Rank, Role::HeadIndex, Role::DpRank, Role::HostCount, Role::BasePort}};
   for (const auto& pass : passes) {
-    for (std::size_t i = 0; i < roles.size(); ++i) {
-      const ParamRole& r = roles[i];
-      if (std::find(pass.begin(), pass.end(), r.role) == pass.end()) continue;
-      const char* n = name(static_cast<int>(i));
-      switch (r.role) {
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const Param& p = params[i];
+      if (std::find(pass.begin(), pass.end(), p.role) == pass.end()) continue;
+      const char* n = p.name.data();
+      switch (p.role) {
         case Role::Size: blocks.push_back(dom::size(n, dom::Sizes::WithNonPositive)); break;
         case Role::DpSize: blocks.push_back(dom::dp_size(n, dom::Sizes::WithNonPositive)); break;
         case Role::Flag: blocks.push_back(dom::flag(n)); break;
@@ -95,17 +67,21 @@ OperationDomain operation_domain(const OperationInfo& op) {
           break;
         case Role::Rank:
           // With a head count, an invalid one fails whatever the rank: its ranks need not multiply.
-          blocks.push_back(head_count ? dom::rank_given_heads(n, name(r.of), head_count)
-                                      : dom::rank(n, name(r.of), dom::Ranks::WithInvalid));
+          blocks.push_back(head_count ? dom::rank_given_heads(n, name(p.of), head_count)
+                                      : dom::rank(n, name(p.of), dom::Ranks::WithInvalid));
           break;
-        case Role::HeadIndex: blocks.push_back(dom::rank(n, name(r.of), dom::Ranks::WithInvalid)); break;
+        case Role::HeadIndex: blocks.push_back(dom::rank(n, name(p.of), dom::Ranks::WithInvalid)); break;
         case Role::DpRank: blocks.push_back(dom::dp_rank(n, dom::DpRanks::Any)); break;
-        case Role::HostCount: blocks.push_back(dom::hosts(n, name(r.of))); break;
+        case Role::HostCount: blocks.push_back(dom::hosts(n, name(p.of))); break;
+        case Role::BasePort: blocks.push_back(dom::base_port(n, first_of(Role::DpSize), sizes.front())); break;
       }
       order.push_back(static_cast<int>(i));
     }
   }
-  OperationDomain out{dom::Domain(std::move(blocks)), std::vector<int>(roles.size())};
+  if (order.size() != params.size()) {
+    throw std::invalid_argument("the differential has no block for a parameter of " + std::string(op.name));
+  }
+  OperationDomain out{dom::Domain(std::move(blocks)), std::vector<int>(params.size())};
   for (std::size_t k = 0; k < order.size(); ++k) out.position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
   return out;
 }
@@ -119,41 +95,52 @@ const std::vector<OperationDomain>& operation_domains() {
   return domains;
 }
 
-// The arguments of operation `op` in its parameters' order.
-template <class Int>
-std::vector<Int> arguments(std::size_t op, const Int* values) {
+constexpr std::size_t kMaxArity = 8;
+
+// The arguments of operation `op` in its parameters' order, in the narrow type
+// Narrow, or nothing when one does not fit it.
+template <class Narrow, class Int>
+std::optional<std::array<Narrow, kMaxArity>> arguments(std::size_t op, const Int* values) {
   const std::vector<int>& position = operation_domains()[op].position;
-  std::vector<Int> args;
-  args.reserve(position.size());
-  for (const int p : position) args.push_back(values[p]);
+  std::array<Narrow, kMaxArity> args{};
+  for (std::size_t i = 0; i < position.size(); ++i) {
+    const Int& v = values[position[i]];
+    if constexpr (std::is_same_v<Int, BigInt>) {
+      const std::optional<Narrow> n = narrow_to<Narrow>(v);
+      if (!n) return std::nullopt;
+      args[i] = *n;
+    } else {
+      if (v < std::numeric_limits<Narrow>::min() || v > std::numeric_limits<Narrow>::max()) return std::nullopt;
+      args[i] = static_cast<Narrow>(v);
+    }
+  }
   return args;
 }
 
-Verdict int64_agrees(std::size_t op, const std::vector<std::int64_t>& args) {
-  if (int64_and_cpp_int_agree(op, args)) return holds();
-  const std::string narrow_outcome = evaluate_int64(op, args);
-  const std::string wide_outcome = evaluate_big(op, std::vector<BigInt>(args.begin(), args.end()));
-  if (narrow_outcome == wide_outcome) return holds();
-  std::string what = std::string(operation_infos()[op].name) + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) what += (i ? ", " : "") + decimal(args[i]);
-  return violated(what + ") gives " + narrow_outcome + " in int64 but " + wide_outcome + " in cpp_int");
+template <class Narrow>
+Verdict agrees(std::size_t op, const std::array<Narrow, kMaxArity>& args) {
+  const std::span<const Narrow> used(args.data(), operation_domains()[op].position.size());
+  if (narrow_agrees_with_cpp_int<Narrow>(op, used)) return holds();
+  return violated(narrow_disagreement<Narrow>(op, used));
 }
 
-Verdict narrow_models_agree_int64(std::size_t op, const std::int64_t* values, KindMask* kinds) {
+// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
+Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
   *kinds = KindMask{1} << op;
-  return int64_agrees(op, arguments(op, values));
+  return agrees(op, *arguments<std::int16_t>(op, values));
 }
 
-// Drawn in cpp_int, a case is compared where its values fit the narrow models.
-Verdict narrow_models_agree_big(std::size_t op, const BigInt* values, KindMask* kinds) {
-  std::vector<std::int64_t> args;
-  for (const BigInt& v : arguments(op, values)) {
-    const std::optional<std::int64_t> n = narrow(v);
-    if (!n) return vacuous("an argument does not fit int64: only cpp_int holds it");
-    args.push_back(*n);
+// int64 against cpp_int, and int16 too where the values fit it; drawn in
+// cpp_int, a case is compared where its values fit int64.
+template <class Int>
+Verdict narrow_agree(std::size_t op, const Int* values, KindMask* kinds) {
+  const auto args64 = arguments<std::int64_t>(op, values);
+  if (!args64) return vacuous("an argument does not fit int64: only cpp_int holds it");
+  *kinds = KindMask{1} << op;
+  if (const auto args16 = arguments<std::int16_t>(op, values)) {
+    if (Verdict v = agrees(op, *args16); v.is_violated()) return v;
   }
-  *kinds = KindMask{1} << op;
-  return int64_agrees(op, args);
+  return agrees(op, *args64);
 }
 
 Entry narrow_models_entry() {
@@ -162,6 +149,7 @@ Entry narrow_models_entry() {
   e.section = "§9.5";
   e.family = Family::Agreement;
   for (std::size_t op = 0; op < operation_infos().size(); ++op) {
+    if (operation_infos()[op].params.size() > kMaxArity) throw std::invalid_argument("an operation has too many parameters");
     e.domains.push_back(operation_domains()[op].domain);
     e.domain_names.push_back(operation_infos()[op].name.data());
     e.kinds.push_back(operation_infos()[op].name.data());
@@ -170,8 +158,9 @@ Entry narrow_models_entry() {
   e.min_non_vacuous = 1.0;
   e.excluded[static_cast<std::size_t>(Engine::RapidCheckCppInt)] =
       "compares the narrow models with cpp_int on values they hold; CppInt draws far beyond them";
-  e.check_int64 = &narrow_models_agree_int64;
-  e.check_big = &narrow_models_agree_big;
+  e.check_int64 = &narrow_agree<std::int64_t>;
+  e.check_big = &narrow_agree<BigInt>;
+  e.check_int16 = &int16_agrees;
   return e;
 }
 

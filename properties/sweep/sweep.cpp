@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -53,12 +54,28 @@ struct Visitor {
 
   void operator()(const I* values) {
     inv::KindMask kinds = 0;
-    const inv::Verdict verdict = entry->check(domain, values, &kinds);
+    const inv::Verdict verdict = check(values, &kinds);
     into->tally.add(verdict, kinds);
     if (!verdict.is_violated()) return;
     std::vector<I> key = counterexample_key(entry->domains[domain], values);
     if (into->smallest && into->smallest->key <= key) return;
     into->smallest = Counterexample{std::move(key), describe_case(*entry, domain, values), verdict.message()};
+  }
+
+  // In int16 where the entry has a check for it and the values fit (the
+  // differential's narrow model), in int64 otherwise.
+  inv::Verdict check(const I* values, inv::KindMask* kinds) const {
+    if (entry->check_int16) {
+      const int width = entry->domains[domain].width();
+      std::array<std::int16_t, dom::kMaxValues> narrow{};
+      bool fits = true;
+      for (int i = 0; i < width && fits; ++i) {
+        fits = values[i] >= std::numeric_limits<std::int16_t>::min() && values[i] <= std::numeric_limits<std::int16_t>::max();
+        narrow[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(values[i]);
+      }
+      if (fits) return entry->check_int16(domain, narrow.data(), kinds);
+    }
+    return entry->check(domain, values, kinds);
   }
 };
 

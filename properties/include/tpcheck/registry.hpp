@@ -75,6 +75,8 @@ struct Entry {
   std::array<const char*, kEngineCount> excluded{};  // reason, or nullptr when the engine runs it
   Check<std::int64_t> check_int64 = nullptr;
   Check<BigInt> check_big = nullptr;
+  // The differential's narrowest model: the sweep calls it where the values fit int16.
+  Check<std::int16_t> check_int16 = nullptr;
 
   const char* exclusion(Engine engine) const { return excluded[static_cast<std::size_t>(engine)]; }
   Verdict check(std::size_t domain, const std::int64_t* values, KindMask* k) const { return check_int64(domain, values, k); }
