@@ -176,7 +176,9 @@ Verdict round_trip_returns_home(const Int& r, const Int& L, const Int& R) {
 
 TPCHECK_INVARIANT(RoundTripReturnsHome, "§9.3", RoundTrip,
     domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
-    every_divisible_pair(),
+    kinds(kind("L < R", [](const auto& L, const auto& R, const auto&) { return L < R; }),
+          kind("L > R", [](const auto& L, const auto& R, const auto&) { return L > R; }),
+          kind("L == R", [](const auto& L, const auto& R, const auto&) { return L == R; })),
     min_non_vacuous(1.0),
     [](const auto& L, const auto& R, const auto& r) { return round_trip_returns_home(r, L, R); });
 
