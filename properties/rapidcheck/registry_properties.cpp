@@ -62,8 +62,8 @@ Magnitude magnitude_of(const BigInt* values, int width) {
   return Beyond64;
 }
 
-// What a run saw, and the last failing case (after shrinking: the smallest).
-struct RunSeen {
+// What a property run saw, and the last failing case (after shrinking: the smallest).
+struct Observed {
   inv::Tally tally;
   std::array<std::uint64_t, kMagnitudes> magnitudes{};
   std::string failure;  // the counterexample line, when a case failed
@@ -95,11 +95,11 @@ Int as_int(const BigInt& v) {
 }
 
 template <class Int>
-rc::detail::TestResult check_entry(const inv::Entry& e, IntType type, RunSeen& run) {
+rc::detail::TestResult check_entry(const inv::Entry& e, IntType type, Observed& seen) {
   const dom::Limits limits = type == IntType::Int64 ? dom::int64_limits(e.size_cap) : dom::big_limits(e.size_cap);
   std::vector<std::vector<dom::Choice>> ranges;
   for (const dom::Domain& d : e.domains) ranges.push_back(dom::choice_ranges(d));
-  const auto property = [&e, &run, &ranges, limits, type] {
+  const auto property = [&e, &seen, &ranges, limits, type] {
     // Which domain (the differential's operation) is a structural choice, not a
     // magnitude: drawn uniformly whatever the size, and shrunk towards the first.
     const std::size_t d =
@@ -112,10 +112,10 @@ rc::detail::TestResult check_entry(const inv::Entry& e, IntType type, RunSeen& r
     for (int i = 0; i < domain.width(); ++i) values[static_cast<std::size_t>(i)] = as_int<Int>(big[static_cast<std::size_t>(i)]);
     inv::KindMask kinds = 0;
     const inv::Verdict verdict = e.check(d, values.data(), &kinds);
-    run.tally.add(verdict, kinds);
-    ++run.magnitudes[magnitude_of(big.data(), domain.width())];
+    seen.tally.add(verdict, kinds);
+    ++seen.magnitudes[magnitude_of(big.data(), domain.width())];
     if (verdict.is_violated()) {
-      run.failure = counterexample_line(e, d, type, big.data(), verdict.message());
+      seen.failure = counterexample_line(e, d, type, big.data(), verdict.message());
       RC_FAIL(verdict.message());
     }
   };
@@ -126,14 +126,14 @@ rc::detail::TestResult check_entry(const inv::Entry& e, IntType type, RunSeen& r
   return rc::detail::checkTestable(property, metadata);
 }
 
-void print_distribution(const inv::Entry& e, IntType type, const RunSeen& run) {
-  const inv::Tally& t = run.tally;
+void print_distribution(const inv::Entry& e, IntType type, const Observed& seen) {
+  const inv::Tally& t = seen.tally;
   std::cout << e.name << " [" << (type == IntType::Int64 ? "int64" : "cpp_int") << "]: " << t.cases() << " cases, "
             << t.non_vacuous() << " non-vacuous (share " << t.non_vacuous_share() << ", declared at least "
             << e.min_non_vacuous << ")\n  kinds:";
   for (std::size_t k = 0; k < e.kinds.size(); ++k) std::cout << (k ? "," : "") << " " << e.kinds[k] << " " << t.kinds[k];
   std::cout << "\n  largest value:";
-  for (int m = 0; m < kMagnitudes; ++m) std::cout << (m ? "," : "") << " " << kMagnitudeNames[m] << " " << run.magnitudes[static_cast<std::size_t>(m)];
+  for (int m = 0; m < kMagnitudes; ++m) std::cout << (m ? "," : "") << " " << kMagnitudeNames[m] << " " << seen.magnitudes[static_cast<std::size_t>(m)];
   std::cout << "\n";
   if (!t.reasons.empty()) {
     std::cout << "  vacuous:";
@@ -147,20 +147,20 @@ class Invariant : public ::testing::TestWithParam<Param> {};
 TEST_P(Invariant, Holds) {
   const inv::Entry& e = inv::registry()[GetParam().entry];
   const IntType type = GetParam().type;
-  RunSeen run;
+  Observed seen;
   const rc::detail::TestResult result =
-      type == IntType::Int64 ? check_entry<std::int64_t>(e, type, run) : check_entry<BigInt>(e, type, run);
+      type == IntType::Int64 ? check_entry<std::int64_t>(e, type, seen) : check_entry<BigInt>(e, type, seen);
   if (!result.template is<rc::detail::SuccessResult>()) {
-    if (!run.failure.empty()) std::cout << run.failure << "\n";
+    if (!seen.failure.empty()) std::cout << seen.failure << "\n";
     std::ostringstream message;
     rc::detail::printResultMessage(result, message);
     FAIL() << message.str();
   }
-  print_distribution(e, type, run);
-  for (const std::string& gap : inv::coverage_gaps(e, run.tally)) ADD_FAILURE() << e.name << ": " << gap;
+  print_distribution(e, type, seen);
+  for (const std::string& gap : inv::coverage_gaps(e, seen.tally)) ADD_FAILURE() << e.name << ": " << gap;
   if (e.size_cap == 0) {
     const Magnitude far = type == IntType::Int64 ? Int64Edge : Beyond64;
-    EXPECT_GT(run.magnitudes[far], 0U) << e.name << ": no case reached values " << kMagnitudeNames[far];
+    EXPECT_GT(seen.magnitudes[far], 0U) << e.name << ": no case reached values " << kMagnitudeNames[far];
   }
 }
 

@@ -443,7 +443,7 @@ bool encode_pair(const Block& b, const BigInt& first, const BigInt& second, cons
   } else {
     Writer uw(u);
     if (first < 1 && second < 1) {
-      Choice cls_a, cls_b;
+      Choice cls_a = 0, cls_b = 0;
       shape = 8;
       ok = encode_non_positive(first, cls_a, g, v, limits) && encode_non_positive(second, cls_b, h, u, limits);
       f = cls_a + 3 * cls_b;

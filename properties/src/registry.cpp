@@ -117,12 +117,12 @@ void Tally::merge(const Tally& other) {
   vacuous += other.vacuous;
   violated += other.violated;
   for (std::size_t k = 0; k < kMaxKinds; ++k) kinds[k] += other.kinds[k];
-  for (const auto& [reason, count] : other.reasons) {
-    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == reason; });
+  for (const auto& seen : other.reasons) {
+    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == seen.first; });
     if (it == reasons.end()) {
-      reasons.emplace_back(reason, count);
+      reasons.push_back(seen);
     } else {
-      it->second += count;
+      it->second += seen.second;
     }
   }
 }
