@@ -5,7 +5,8 @@
 //
 //   [entry]     which registry entry: value % number of entries (fuzz_invariants
 //               only; fuzz_differential has its entry fixed)
-//   type        the integer type: value % 2, 0 int64 (values up to 2^63), 1 cpp_int (up to 2^320)
+//   type        the integer type: value % 2, 0 int64 (values up to 2^63), 1 cpp_int (up to 2^320);
+//               int64 always for an entry RapidCheck does not run in cpp_int (the differential)
 //   [domain]    which of the entry's domains: value % domains (only when it has several:
 //               the differential's operation)
 //   choice...   one field per choice of the domain (dom::choice_ranges), each

@@ -78,7 +78,7 @@ def main():
 
     # The benchmarks: one per entry.
     status, out = run(build / "bench" / "tpcheck_bench", "--benchmark_list_tests")
-    benched = {line.split("/", 1)[1] for line in out.splitlines() if line.startswith("Entry/")}
+    benched = {line.split("/")[1] for line in out.splitlines() if line.startswith("Entry/")}
     expect("sweep", benched, "the benchmarks")
 
     for p in problems:
