@@ -61,8 +61,29 @@ TEST(Registry, DifferentialHasADomainPerOperationShapedByItsParameters) {
   }
 }
 
-// Every verdict on the plain case (every choice 0) is what the entry's check
-// says on the values decode gives, and those are the smallest ones.
+// What an engine asserts after a run: each declared kind met, the share reached.
+TEST(Coverage, GapsNameTheUnmetKindsAndTheShare) {
+  const inv::Entry* e = inv::find_entry("RoundTripReturnsHome");
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->kinds.size(), 3U);
+  inv::Tally tally;
+  EXPECT_EQ(inv::coverage_gaps(*e, tally), std::vector<std::string>{"no case at all"});
+  tally.add(inv::holds(), 0b001);  // L < R
+  tally.add(inv::holds(), 0b100);  // L == R
+  tally.add(inv::vacuous("a reason"), 0b010);  // a vacuous case meets no kind
+  EXPECT_EQ(inv::coverage_gaps(*e, tally),
+            (std::vector<std::string>{"kind 'L > R' never met", "non-vacuous share 0.667 below the declared 1.000"}));
+  inv::Tally more;
+  more.add(inv::holds(), 0b010);
+  more.add(inv::vacuous("a reason"), 0);
+  tally.merge(more);
+  EXPECT_EQ(tally.kinds[1], 1U);
+  ASSERT_EQ(tally.reasons.size(), 1U);
+  EXPECT_EQ(tally.reasons[0].second, 2U);
+  EXPECT_EQ(inv::coverage_gaps(*e, tally), std::vector<std::string>{"non-vacuous share 0.600 below the declared 1.000"});
+}
+
+// Every choice 0 is the plain case: the smallest sizes and the first rank.
 TEST(Choices, AllZeroChoicesGiveThePlainCase) {
   const dom::Domain d({dom::pair("L", "R", dom::Pairs::Divisible), dom::rank("r", "L")});
   const std::vector<dom::Choice> zeros(dom::choice_ranges(d).size(), 0);
