@@ -1,26 +1,39 @@
 // `tpcheck check`: before any request is routed, does each connector accept
-// this sizing, and do the deployment's ports and hosts work out?
+// this sizing, and do the deployment's ports and hosts work out? Where a
+// connector rejects, the nearest sizings it accepts.
 #include <iostream>
 
 #include "commands.hpp"
+#include "head_source.hpp"
 #include "options.hpp"
 #include "tpcheck/json.hpp"
+#include "tpcheck/preflight/matrix.hpp"
+#include "tpcheck/preflight/suggestions.hpp"
 #include "tpcheck/render.hpp"
 
 namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kCheckUsage =
-    "usage: tpcheck check --prefill-tp P --decode-tp D (--kv-heads H | --mla) [--connector NAME]...\n"
-    "                     [--dp-size N --base-port B] [--prefill-hosts N] [--decode-hosts N] [--json]\n"
+    "usage: tpcheck check --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)\n"
+    "                     [--connector NAME]... [--max-gpus N] [--dp-size N --base-port B]\n"
+    "                     [--prefill-hosts N] [--decode-hosts N] [--json]\n"
     "  Says for each connector (moriio, nixl, mooncake, general; default all) whether it accepts the\n"
-    "  sizing, or the exact error it would raise; with --dp-size/--base-port, whether every worker's\n"
-    "  port fits under 65535; with --*-hosts, whether the ranks spread over the hosts.\n"
+    "  sizing, or the exact error it would raise, and where it rejects, the nearest sizings it\n"
+    "  accepts within --max-gpus GPUs (default twice P + D); with --dp-size/--base-port, whether\n"
+    "  every worker's port fits under 65535; with --*-hosts, whether the ranks spread over the hosts.\n"
+    "  --model-config reads the KV heads and MLA from a Hugging Face config.json.\n"
     "  Exit 0 when every check accepts, 1 when one rejects, 2 on a usage error.\n";
+
+// How many head counts the general rule's line lists.
+constexpr std::size_t kHeadCountsShown = 4;
 
 struct Check {
   std::string name;
   Outcome<None> outcome;
+  std::optional<Connector> connector;  // a connector's sizing check (not ports or hosts)
+  std::optional<Rejection> reason;
+  std::vector<preflight::Suggestion> suggestions;
 };
 
 std::vector<Check> run_checks(const SizingOptions& o) {
@@ -28,11 +41,12 @@ std::vector<Check> run_checks(const SizingOptions& o) {
   const std::vector<Connector> connectors =
       o.connectors.empty() ? std::vector<Connector>(kConnectors.begin(), kConnectors.end()) : o.connectors;
   for (const Connector c : connectors) {
-    checks.push_back({std::string(connector_name(c)), sizing_accepted(c, o.prefill_tp, o.decode_tp, o.kv_heads, o.mla)});
+    SizingVerdict v = sizing_verdict(c, o.prefill_tp, o.decode_tp, o.kv_heads, o.mla);
+    checks.push_back({std::string(connector_name(c)), std::move(v.outcome), c, v.reason, {}});
   }
   if (o.dp_size) {
-    checks.push_back({"prefill ports", port_range(*o.base_port, *o.dp_size, o.prefill_tp)});
-    checks.push_back({"decode ports", port_range(*o.base_port, *o.dp_size, o.decode_tp)});
+    checks.push_back({"prefill ports", port_range(*o.base_port, *o.dp_size, o.prefill_tp), {}, {}, {}});
+    checks.push_back({"decode ports", port_range(*o.base_port, *o.dp_size, o.decode_tp), {}, {}, {}});
   }
   // host_index fails the same way for every rank of an engine: ask for the last.
   const auto hosts_check = [](const BigInt& tp, const BigInt& hosts) -> Outcome<None> {
@@ -40,45 +54,141 @@ std::vector<Check> run_checks(const SizingOptions& o) {
     if (!last.ok()) return last.failure();
     return None{};
   };
-  if (o.prefill_hosts) checks.push_back({"prefill hosts", hosts_check(o.prefill_tp, *o.prefill_hosts)});
-  if (o.decode_hosts) checks.push_back({"decode hosts", hosts_check(o.decode_tp, *o.decode_hosts)});
+  if (o.prefill_hosts) checks.push_back({"prefill hosts", hosts_check(o.prefill_tp, *o.prefill_hosts), {}, {}, {}});
+  if (o.decode_hosts) checks.push_back({"decode hosts", hosts_check(o.decode_tp, *o.decode_hosts), {}, {}, {}});
   return checks;
+}
+
+std::string count_range(const preflight::CountRange& r, const char* one, const char* many) {
+  const std::string n = r.lo == r.hi ? std::to_string(r.lo) : std::to_string(r.lo) + "-" + std::to_string(r.hi);
+  return n + " " + (r.hi == 1 ? one : many);
+}
+
+std::string suggestion_text(const preflight::Suggestion& s, std::int64_t P, std::int64_t D) {
+  const std::string keeps = s.keeps == preflight::Keeps::Prefill ? "keeps prefill TP " + std::to_string(P)
+                            : s.keeps == preflight::Keeps::Decode ? "keeps decode TP " + std::to_string(D)
+                                                                  : "keeps " + std::to_string(P + D) + " GPUs";
+  return "    " + std::to_string(s.prefill_tp) + " -> " + std::to_string(s.decode_tp) + ": " + keeps + ", " +
+         count_range(s.fan_in.readers_per_prefill_rank, "reader", "readers") + " per prefill rank, " +
+         count_range(s.fan_in.copies_per_decode_rank, "copy", "copies") + " per decode rank\n";
+}
+
+std::string suggestion_json(const preflight::Suggestion& s) {
+  const auto range = [](const preflight::CountRange& r) {
+    return "[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]";
+  };
+  return "{\"prefill_tp\": " + std::to_string(s.prefill_tp) + ", \"decode_tp\": " + std::to_string(s.decode_tp) +
+         ", \"keeps\": " + json_string(std::string(preflight::keeps_name(s.keeps))) +
+         ", \"change\": " + std::to_string(s.change) +
+         ", \"readers_per_prefill_rank\": " + range(s.fan_in.readers_per_prefill_rank) +
+         ", \"copies_per_decode_rank\": " + range(s.fan_in.copies_per_decode_rank) + "}";
+}
+
+// Why NIXL's bare AssertionError fires, since the exception does not say.
+std::string replica_rule_text(const SizingOptions& o) {
+  return " at handshake: prefill TP " + render(o.prefill_tp) + " is larger than decode TP " + render(o.decode_tp) +
+         " and than the " + render(o.kv_heads) +
+         " KV heads, so prefill ranks hold replicas NIXL neither reads nor notifies; they would wait for a "
+         "completion that never comes";
+}
+
+std::string head_counts_text(const std::vector<std::int64_t>& counts) {
+  std::string out;
+  for (const std::int64_t h : counts) out += std::to_string(h) + ", ";
+  return out + "...";
 }
 
 }  // namespace
 
 int check_command(const std::vector<std::string>& args) {
-  const auto parsed = parse_sizing_options(SizingCommand::Check, args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    std::cerr << "tpcheck check: " << *error << "\n";
-    return 2;
-  }
-  const SizingOptions& o = std::get<SizingOptions>(parsed);
-  if (o.help) {
-    std::cout << kCheckUsage;
-    return 0;
-  }
-  const std::vector<Check> checks = run_checks(o);
+  auto parsed = parse_sizing_options(SizingCommand::Check, args);
+  std::optional<preflight::ModelConfig> model;
+  if (const auto done = start_command("check", parsed, kCheckUsage, model)) return *done;
+  SizingOptions& o = std::get<SizingOptions>(parsed);
+  // The options bound every size to kMaxOperatorSize: they fit int64.
+  const std::int64_t P = static_cast<std::int64_t>(o.prefill_tp), D = static_cast<std::int64_t>(o.decode_tp),
+                     H = static_cast<std::int64_t>(o.kv_heads);
+  const std::int64_t max_gpus = o.max_gpus.value_or(2 * (P + D));
+  std::vector<Check> checks = run_checks(o);
   std::size_t rejected = 0;
-  for (const Check& c : checks) rejected += c.outcome.ok() ? 0 : 1;
-  if (o.json) {
-    std::cout << "{\"prefill_tp\": " << render(o.prefill_tp) << ", \"decode_tp\": " << render(o.decode_tp)
-              << ", \"kv_heads\": " << (o.mla ? "null" : render(o.kv_heads)) << ", \"mla\": " << (o.mla ? "true" : "false")
-              << ", \"checks\": [";
-    for (std::size_t i = 0; i < checks.size(); ++i) {
-      std::cout << (i ? ", " : "") << "{\"name\": " << json_string(checks[i].name)
-                << ", \"accepts\": " << (checks[i].outcome.ok() ? "true" : "false") << ", \"error\": "
-                << (checks[i].outcome.ok() ? "null" : json_string(render(checks[i].outcome.failure()))) << "}";
-    }
-    std::cout << "], \"rejected\": " << rejected << "}\n";
-  } else {
-    std::cout << "sizing: prefill TP " << render(o.prefill_tp) << ", decode TP " << render(o.decode_tp) << ", "
-              << (o.mla ? std::string("MLA") : render(o.kv_heads) + " KV heads") << "\n";
-    for (const Check& c : checks) {
-      std::cout << "  " << c.name << ": " << (c.outcome.ok() ? "accepts" : "rejects: " + render(c.outcome.failure())) << "\n";
-    }
-    std::cout << "check: " << checks.size() << " checks, " << rejected << " rejected\n";
+  for (Check& c : checks) {
+    rejected += c.outcome.ok() ? 0 : 1;
+    if (c.connector && !c.outcome.ok()) c.suggestions = preflight::suggest(*c.connector, P, D, H, o.mla, max_gpus);
   }
+  // The general rule serves any P -> D for head counts both sides shard.
+  const bool general_heads_fail = sizing_verdict<std::int64_t>(Connector::General, P, D, H, o.mla).reason ==
+                                  Rejection::HeadsDoNotShard;
+  const std::vector<std::int64_t> general_heads =
+      general_heads_fail ? preflight::head_counts_both_shard(P, D, kHeadCountsShown) : std::vector<std::int64_t>{};
+  if (o.json) {
+    std::cout << "{\"prefill_tp\": " << P << ", \"decode_tp\": " << D << ", " << heads_json_fields(o, model)
+              << ", \"max_gpus\": " << max_gpus << ", \"checks\": [";
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const Check& c = checks[i];
+      std::cout << (i ? ", " : "") << "{\"name\": " << json_string(c.name)
+                << ", \"accepts\": " << (c.outcome.ok() ? "true" : "false") << ", \"error\": "
+                << (c.outcome.ok() ? "null" : json_string(failure_text(c.outcome.failure())));
+      if (c.connector) {
+        std::cout << ", \"reason\": "
+                  << (c.reason ? json_string(std::string(preflight::reason_name(*c.reason))) : std::string("null"))
+                  << ", \"suggestions\": [";
+        for (std::size_t k = 0; k < c.suggestions.size(); ++k) {
+          std::cout << (k ? ", " : "") << suggestion_json(c.suggestions[k]);
+        }
+        std::cout << "]";
+      }
+      std::cout << "}";
+    }
+    std::cout << "], \"general_head_counts\": ";
+    if (general_heads.empty()) {
+      std::cout << "null";
+    } else {
+      std::cout << "[";
+      for (std::size_t i = 0; i < general_heads.size(); ++i) std::cout << (i ? ", " : "") << general_heads[i];
+      std::cout << "]";
+    }
+    std::cout << ", \"rejected\": " << rejected << "}\n";
+    return rejected == 0 ? 0 : 1;
+  }
+  if (model) std::cout << model_config_line(o, *model) << "\n";
+  std::cout << "sizing: prefill TP " << P << ", decode TP " << D << ", " << heads_text(o) << "\n";
+  bool any_suggested = false;
+  for (const Check& c : checks) {
+    std::cout << "  " << c.name << ": "
+              << (c.outcome.ok() ? "accepts" : "rejects: " + failure_text(c.outcome.failure()))
+              << (c.reason == Rejection::NixlReplicaRule ? replica_rule_text(o) : "") << "\n";
+    any_suggested = any_suggested || (c.connector && !c.outcome.ok());
+  }
+  if (any_suggested) {
+    std::cout << "nearest sizings each rejecting connector accepts (at most " << max_gpus
+              << " GPUs; readers per prefill rank are the completions it waits for):\n";
+    // Connectors with the same suggestions share one list.
+    std::vector<bool> shown(checks.size(), false);
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const Check& c = checks[i];
+      if (!c.connector || c.outcome.ok() || shown[i]) continue;
+      const bool guard_note = *c.connector == Connector::MoRIIO && !o.mla && H > 1;
+      std::string names = c.name;
+      for (std::size_t k = i + 1; k < checks.size() && !guard_note; ++k) {
+        const Check& other = checks[k];
+        if (other.connector && !other.outcome.ok() && *other.connector != Connector::MoRIIO &&
+            other.suggestions == c.suggestions) {
+          names += ", " + other.name;
+          shown[k] = true;
+        }
+      }
+      std::cout << "  " << names;
+      if (guard_note) std::cout << " (its head guard needs P == D or min(P, D) >= " << H << ")";
+      std::cout << ":\n";
+      if (c.suggestions.empty()) std::cout << "    none within " << max_gpus << " GPUs\n";
+      for (const preflight::Suggestion& s : c.suggestions) std::cout << suggestion_text(s, P, D);
+    }
+  }
+  if (!general_heads.empty()) {
+    std::cout << "general would serve " << P << " -> " << D << " for head counts both sides shard ("
+              << head_counts_text(general_heads) << ") or MLA\n";
+  }
+  std::cout << "check: " << checks.size() << " checks, " << rejected << " rejected\n";
   return rejected == 0 ? 0 : 1;
 }
 

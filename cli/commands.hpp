@@ -11,6 +11,8 @@ int eval_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
 int check_command(const std::vector<std::string>& args);
 int plan_command(const std::vector<std::string>& args);
+int matrix_command(const std::vector<std::string>& args);
 int conform_command(const std::vector<std::string>& args);
+int prove_command(const std::vector<std::string>& args);  // exit 2 in a build without Z3
 
 }  // namespace tpcheck::cli

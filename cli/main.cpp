@@ -19,8 +19,11 @@ constexpr const char* kUsage =
     "                       which connectors accept a deployment's sizing; its ports and hosts\n"
     "  plan --prefill-tp P --decode-tp D (--kv-heads H | --mla) [...]\n"
     "                       the transfer plan: who copies which heads from whom, who waits for whom\n"
+    "  matrix (--kv-heads H | --mla | --model-config FILE) [--max-tp N] [--svg FILE]\n"
+    "                       which (P, D) each connector accepts, as a grid or a heat map\n"
     "  conform --profile vllm-moriio FILE.py... | --adapter MODULE.py\n"
     "                       check a connector's Python functions against the model\n"
+    "  prove [--json]       prove the invariants with Z3 for unbounded integers\n"
     "Run 'tpcheck COMMAND --help' for a command's options.\n";
 
 }  // namespace
@@ -36,7 +39,9 @@ int main(int argc, char** argv) {
   if (args[0] == "verify") return tpcheck::cli::verify_command(rest);
   if (args[0] == "check") return tpcheck::cli::check_command(rest);
   if (args[0] == "plan") return tpcheck::cli::plan_command(rest);
+  if (args[0] == "matrix") return tpcheck::cli::matrix_command(rest);
   if (args[0] == "conform") return tpcheck::cli::conform_command(rest);
+  if (args[0] == "prove") return tpcheck::cli::prove_command(rest);
   std::cerr << "tpcheck: unknown command '" << args[0] << "' (see tpcheck --help)\n";
   return 2;
 }

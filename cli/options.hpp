@@ -28,27 +28,56 @@ struct VerifyOptions {
 // `verify [--max-tp N] [--max-heads N] [--threads N] [--invariant NAME]... [--list] [--json]`
 std::variant<VerifyOptions, std::string> parse_verify_options(const std::vector<std::string>& args);
 
-// A deployment's sizing, as `tpcheck check` and `tpcheck plan` take it. Sizes
-// are Python integers of any size: validating them is the model's job.
-struct SizingOptions {
-  BigInt prefill_tp, decode_tp, kv_heads;
+// The largest TP size or head count the operator commands take: far beyond any
+// deployment, small enough that suggestions and pictures stay finite.
+inline constexpr std::int64_t kMaxOperatorSize = std::int64_t{1} << 20;
+
+// Where the KV head count comes from: exactly one of --kv-heads H, --mla and
+// --model-config FILE (read by the command, model_config.hpp).
+struct HeadSource {
+  BigInt kv_heads = 1;
   bool mla = false;
+  std::optional<std::string> model_config;
+};
+
+// A deployment's sizing, as `tpcheck check` and `tpcheck plan` take it.
+// Sizes are in [1, kMaxOperatorSize]; the model validates everything else.
+struct SizingOptions : HeadSource {
+  BigInt prefill_tp, decode_tp;
   std::vector<Connector> connectors;        // check: empty means all
   std::optional<BigInt> dp_size, base_port;  // check: ports
   std::optional<BigInt> prefill_hosts, decode_hosts;
+  std::optional<std::int64_t> max_gpus;  // check: budget of the suggestions
   std::optional<BigInt> decode_rank;     // plan: one decode rank only
   std::optional<BigInt> bytes_per_head;  // plan: byte offsets too
+  std::optional<std::string> svg;        // plan: the picture's file
   bool json = false;
   bool help = false;
 };
 
 enum class SizingCommand { Check, Plan };
 
-// check: --prefill-tp P --decode-tp D (--kv-heads H | --mla) [--connector NAME]...
-//        [--dp-size N --base-port B] [--prefill-hosts N] [--decode-hosts N] [--json]
-// plan:  --prefill-tp P --decode-tp D (--kv-heads H | --mla) [--decode-rank d]
-//        [--bytes-per-head B] [--json]
+// check: --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)
+//        [--connector NAME]... [--max-gpus N] [--dp-size N --base-port B]
+//        [--prefill-hosts N] [--decode-hosts N] [--json]
+// plan:  --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)
+//        [--decode-rank d] [--bytes-per-head B] [--svg FILE] [--json]
 std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand command, const std::vector<std::string>& args);
+
+// The largest --max-tp of `tpcheck matrix` (a grid of max_tp^2 cells per connector).
+inline constexpr std::int64_t kMaxMatrixTp = 128;
+
+struct MatrixOptions : HeadSource {
+  std::int64_t max_tp = 16;
+  std::vector<Connector> connectors;  // empty means all
+  std::optional<std::string> svg;
+  bool json = false;
+  bool help = false;
+};
+
+// matrix: (--kv-heads H | --mla | --model-config FILE) [--max-tp N] [--connector NAME]...
+//         [--svg FILE] [--json]
+std::variant<MatrixOptions, std::string> parse_matrix_options(const std::vector<std::string>& args);
 
 // A whole decimal number in [lo, hi], or nothing.
 std::variant<std::int64_t, std::string> parse_bounded(const std::string& flag, const std::string& text, std::int64_t lo,

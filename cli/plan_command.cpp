@@ -5,7 +5,10 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "head_source.hpp"
 #include "options.hpp"
+#include "tpcheck/preflight/output_file.hpp"
+#include "tpcheck/preflight/pictures.hpp"
 #include "tpcheck/json.hpp"
 #include "tpcheck/render.hpp"
 
@@ -13,10 +16,12 @@ namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kPlanUsage =
-    "usage: tpcheck plan --prefill-tp P --decode-tp D (--kv-heads H | --mla) [--decode-rank d]\n"
-    "                    [--bytes-per-head B] [--json]\n"
+    "usage: tpcheck plan --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)\n"
+    "                    [--decode-rank d] [--bytes-per-head B] [--svg FILE] [--json]\n"
     "  Prints each decode rank's copies (heads, source prefill rank, offsets in both pages, in\n"
-    "  heads or with --bytes-per-head in bytes) and each prefill rank's readers.\n"
+    "  heads or with --bytes-per-head in bytes) and each prefill rank's readers. --svg draws the\n"
+    "  whole plan (a summary past 16 ranks a side). --model-config reads the KV heads and MLA\n"
+    "  from a Hugging Face config.json.\n"
     "  Exit 0 with a plan, 1 when the model rejects the sizing, 2 on a usage error.\n";
 
 constexpr std::int64_t kMaxRanksPrinted = 1024;
@@ -43,16 +48,10 @@ std::string json_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, co
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args) {
-  const auto parsed = parse_sizing_options(SizingCommand::Plan, args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    std::cerr << "tpcheck plan: " << *error << "\n";
-    return 2;
-  }
-  const SizingOptions& o = std::get<SizingOptions>(parsed);
-  if (o.help) {
-    std::cout << kPlanUsage;
-    return 0;
-  }
+  auto parsed = parse_sizing_options(SizingCommand::Plan, args);
+  std::optional<preflight::ModelConfig> model;
+  if (const auto done = start_command("plan", parsed, kPlanUsage, model)) return *done;
+  SizingOptions& o = std::get<SizingOptions>(parsed);
   const BigInt &P = o.prefill_tp, &D = o.decode_tp, &H = o.kv_heads;
   if (o.bytes_per_head && *o.bytes_per_head <= 0) {
     std::cerr << "tpcheck plan: --bytes-per-head must be positive\n";
@@ -73,6 +72,22 @@ int plan_command(const std::vector<std::string>& args) {
     return 2;
   } else {
     for (BigInt d = 0; d < D; ++d) decode_ranks.push_back(d);
+  }
+  std::string picture_note;
+  if (o.svg) {
+    // The options bound the sizes to kMaxOperatorSize: they fit int64.
+    const preflight::PlanPicture picture =
+        preflight::plan_svg(static_cast<std::int64_t>(P), static_cast<std::int64_t>(D), static_cast<std::int64_t>(H),
+                            o.mla, heads_text(o));
+    if (const auto error = preflight::write_file(*o.svg, picture.svg)) {
+      std::cerr << "tpcheck plan: --svg " << *error << "\n";
+      return 2;
+    }
+    picture_note = "svg: wrote " + *o.svg +
+                   (picture.summary ? ", a summary: more than " + std::to_string(preflight::kMaxDrawnRanks) +
+                                          " ranks on a side are too many to draw one by one"
+                                    : "") +
+                   "\n";
   }
   const BigInt heads_total = o.mla ? BigInt(1) : H;
   std::string decode_text, decode_json;
@@ -103,13 +118,13 @@ int plan_command(const std::vector<std::string>& args) {
     }
   }
   if (o.json) {
-    std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", \"kv_heads\": "
-              << (o.mla ? "null" : render(H)) << ", \"mla\": " << (o.mla ? "true" : "false") << ", \"unit\": \""
+    std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", "
+              << heads_json_fields(o, model) << ", \"unit\": \""
               << unit.name << "\", \"decode\": [" << decode_json << "], \"prefill\": [" << prefill_json << "]}\n";
   } else {
-    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", "
-              << (o.mla ? std::string("MLA") : render(H) + " KV heads") << "\n"
-              << decode_text << prefill_text;
+    if (model) std::cout << model_config_line(o, *model) << "\n";
+    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", " << heads_text(o) << "\n"
+              << decode_text << prefill_text << picture_note;
   }
   return 0;
 }

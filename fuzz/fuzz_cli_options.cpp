@@ -6,9 +6,12 @@
 //   2. verify: a value other than the default stays inside the bounds the
 //      parser promises (--max-tp and --max-heads in [1, 4096], --threads in
 //      [1, 256]) and is one of the arguments, read as decimal;
-//   3. check/plan: unless --help was given, the options name both sizes and
-//      exactly one of --kv-heads / --mla; every size taken is one of the
-//      arguments (tpcheck::parse_decimal), and so is every optional one;
+//   3. check/plan/matrix: unless --help was given, the options take their
+//      heads from exactly one of --kv-heads / --mla / --model-config (the file
+//      being one of the arguments); check/plan name both sizes; every size
+//      taken is one of the arguments (tpcheck::parse_decimal), in
+//      [1, kMaxOperatorSize] for the sizes and heads, and so is every optional
+//      one; matrix's --max-tp is in [1, kMaxMatrixTp];
 //   4. parse_bounded on the first argument, for bounds decoded from the input
 //      tail, accepts exactly the plain decimal numbers ([-]digits) inside the
 //      bounds (tpcheck::parse_decimal is the independent reading), and
@@ -70,6 +73,36 @@ void check_verify_options(const std::vector<std::string>& args) {
   check("--threads", o.threads, defaults.threads, 1, 256);
 }
 
+// Exactly one head source; the one given was an argument and is in bounds.
+void check_head_source(const std::vector<std::string>& args, const tpcheck::cli::HeadSource& h) {
+  const bool heads = has(args, "--kv-heads"), mla = has(args, "--mla"), config = has(args, "--model-config");
+  if (h.mla != mla || (heads ? 1 : 0) + (mla ? 1 : 0) + (config ? 1 : 0) != 1) {
+    fail(args, "accepted without exactly one of --kv-heads, --mla and --model-config");
+  }
+  if (h.model_config.has_value() != config) fail(args, "--model-config given but not taken, or taken but not given");
+  if (h.model_config && std::find(args.begin(), args.end(), *h.model_config) == args.end()) {
+    fail(args, "took --model-config '" + *h.model_config + "', which is not one of the arguments");
+  }
+  if (heads && (!is_argument(args, h.kv_heads) || h.kv_heads < 1 || h.kv_heads > tpcheck::cli::kMaxOperatorSize)) {
+    fail(args, "took " + h.kv_heads.str() + " heads, not an argument in bounds");
+  }
+}
+
+void check_matrix_options(const std::vector<std::string>& args) {
+  const auto parsed = tpcheck::cli::parse_matrix_options(args);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
+    return;
+  }
+  const auto& o = std::get<tpcheck::cli::MatrixOptions>(parsed);
+  if (o.help) return;
+  check_head_source(args, o);
+  if (o.max_tp < 1 || o.max_tp > tpcheck::cli::kMaxMatrixTp) fail(args, "--max-tp out of bounds");
+  if (o.max_tp != tpcheck::cli::MatrixOptions().max_tp && !is_argument(args, o.max_tp)) {
+    fail(args, "took --max-tp " + std::to_string(o.max_tp) + ", which is not one of the arguments");
+  }
+}
+
 void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::SizingCommand command) {
   const auto parsed = tpcheck::cli::parse_sizing_options(command, args);
   if (const auto* error = std::get_if<std::string>(&parsed)) {
@@ -79,18 +112,19 @@ void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::Si
   const auto& o = std::get<tpcheck::cli::SizingOptions>(parsed);
   if (o.help) return;
   if (!has(args, "--prefill-tp") || !has(args, "--decode-tp")) fail(args, "accepted without both sizes");
-  if (o.mla != has(args, "--mla") || o.mla == has(args, "--kv-heads")) {
-    fail(args, "accepted without exactly one of --kv-heads and --mla");
-  }
+  check_head_source(args, o);
   for (const tpcheck::BigInt* size : {&o.prefill_tp, &o.decode_tp}) {
     if (!is_argument(args, *size)) fail(args, "took size " + size->str() + ", which is not one of the arguments");
+    if (*size < 1 || *size > tpcheck::cli::kMaxOperatorSize) fail(args, "took size " + size->str() + " out of bounds");
   }
-  if (!o.mla && !is_argument(args, o.kv_heads)) fail(args, "took " + o.kv_heads.str() + " heads, not an argument");
   for (const auto* optional : {&o.dp_size, &o.base_port, &o.prefill_hosts, &o.decode_hosts, &o.decode_rank,
                                &o.bytes_per_head}) {
     if (*optional && !is_argument(args, **optional)) {
       fail(args, "took " + (*optional)->str() + ", which is not one of the arguments");
     }
+  }
+  if (o.max_gpus && (!is_argument(args, *o.max_gpus) || *o.max_gpus < 2 || *o.max_gpus > 2 * tpcheck::cli::kMaxOperatorSize)) {
+    fail(args, "took --max-gpus " + std::to_string(*o.max_gpus) + ", not an argument in bounds");
   }
 }
 
@@ -128,6 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_verify_options(args);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Check);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);
+  check_matrix_options(args);
   check_parse_bounded(args, std::min(a, b), std::max(a, b));
   return 0;
 }

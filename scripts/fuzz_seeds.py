@@ -108,6 +108,14 @@ def cli_options_seeds():
         "sizing_unknown_connector": s(1, 8, "--connector", "rdma", "--prefill-tp", "1"),
         "sizing_ports_alone": s(1, 8, "--prefill-tp", "1", "--decode-tp", "1", "--mla", "--dp-size", "2"),
         "sizing_not_decimal": s(1, 8, "--prefill-tp", "0x10", "--decode-tp", "-3", "--kv-heads", "1e3"),
+        "sizing_model_config": s(1, 8, "--prefill-tp", "4", "--decode-tp", "6", "--model-config", "config.json",
+                                 "--max-gpus", "20", "--svg", "plan.svg"),
+        "sizing_config_and_heads": s(1, 8, "--prefill-tp", "4", "--decode-tp", "6", "--model-config", "c.json",
+                                     "--kv-heads", "8"),
+        "sizing_beyond_bound": s(1, 8, "--prefill-tp", "1048577", "--decode-tp", "1", "--mla"),
+        "matrix_full": s(1, 8, "--kv-heads", "8", "--max-tp", "128", "--connector", "moriio", "--svg", "m.svg",
+                         "--json"),
+        "matrix_max_tp_past_bound": s(1, 8, "--mla", "--max-tp", "129"),
     }
 
 

@@ -93,6 +93,11 @@ Failure too_long_to_list(const std::string& what, const Int& count, std::int64_t
                      decimal(limit) + ")");
 }
 
+// SPEC §11: NIXL's handshake refuses a larger prefill side that replicates
+// heads (`not mla and P > D and P > H`) with an AssertionError that has no
+// message.
+inline Failure nixl_refuses_unread_replicas() { return assertion_error(""); }
+
 // SPEC §7: the consumer is larger and not a multiple (the ack count's text).
 template <class Int>
 Failure consumer_not_multiple(const Int& D, const Int& P) {

@@ -18,6 +18,13 @@ bool loadable(const Int& P, const Int& D, const Int& H, bool mla) {
   return heads_shard(P, heads_total) && heads_shard(D, heads_total);
 }
 
+// §11: NIXL refuses a larger prefill side that replicates heads: it would read
+// one replica of each head and leave the other ranks of the window waiting.
+template <ModelInt Int>
+bool nixl_refuses_unread_replicas(const Int& P, const Int& D, const Int& H, bool mla) {
+  return !mla && P > D && P > H;
+}
+
 }  // namespace
 
 template <ModelInt Int>
@@ -31,10 +38,15 @@ Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const In
     return violated(sizing() + (can_load ? " is head-compatible but the general connector rejects it"
                                          : " is not loadable but the general connector accepts it"));
   }
-  // MoRIIO needs divisibility both ways, which is NIXL's and Mooncake's condition.
+  // MoRIIO needs divisibility both ways, which is Mooncake's condition.
   const bool moriio = accepts(Connector::MoRIIO);
-  if (moriio && !(accepts(Connector::Nixl) && accepts(Connector::Mooncake))) {
-    return violated(sizing() + " is accepted by moriio but not by nixl and mooncake");
+  if (moriio && !accepts(Connector::Mooncake)) return violated(sizing() + " is accepted by moriio but not by mooncake");
+  // NIXL accepts what Mooncake accepts except a larger prefill side that
+  // replicates heads (§11: `not mla and P > D and P > H`, refused at handshake).
+  const bool unread_replicas = nixl_refuses_unread_replicas(P, D, H, mla);
+  if (accepts(Connector::Nixl) != (accepts(Connector::Mooncake) && !unread_replicas)) {
+    return violated(sizing() + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
+                                                : " is accepted by exactly one of nixl and mooncake"));
   }
   if (!can_load && (accepts(Connector::Nixl) || accepts(Connector::Mooncake))) {
     return violated(sizing() + " is accepted by nixl or mooncake but is not loadable");
@@ -68,6 +80,9 @@ TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,
             return loadable(P, D, H, mla != 0) && !(divisible_pair(P, D) && (mla != 0 || P == D || std::min(P, D) >= H));
           }),
           kind("not loadable", [](const auto& P, const auto& D, const auto& mla, const auto& H) { return !loadable(P, D, H, mla != 0); }),
+          kind("nixl refuses unread replicas", [](const auto& P, const auto& D, const auto& mla, const auto& H) {
+            return loadable(P, D, H, mla != 0) && divisible_pair(P, D) && nixl_refuses_unread_replicas(P, D, H, mla != 0);
+          }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&) { return mla != 0; })),
     min_non_vacuous(1.0).size_cap(1024),
     [](const auto& P, const auto& D, const auto& mla, const auto& H) { return accepted_sizing_is_served_correctly(P, D, H, mla != 0); });

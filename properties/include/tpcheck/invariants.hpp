@@ -135,7 +135,8 @@ template <ModelInt Int>
 Verdict port_range_rejects_exactly_overflow(const Int& base, const Int& dp_size, const Int& T);
 
 // §9.6 with §11 per configuration: the general connector accepts exactly the
-// loadable sizings; moriio accepts only what nixl and mooncake accept; and
+// loadable sizings; moriio accepts only what mooncake accepts; nixl accepts
+// what mooncake accepts except where its replica rule refuses (§11); and
 // where moriio accepts, its single whole-page copy is the general plan for
 // every decode rank and single_readers equals readers for every prefill rank
 // (no wrong head read, no early free, no stall). O(P + D).

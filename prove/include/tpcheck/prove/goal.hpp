@@ -1,0 +1,96 @@
+// A claim for Z3 to prove, and the helpers the proofs share to state them.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <z3++.h>
+
+#include "tpcheck/prove/encoding.hpp"
+
+namespace tpcheck::prove {
+
+// An encoded operation applied to terms: shown with a counterexample as the
+// `tpcheck eval` line that reproduces it, with the outcome the encoding gives.
+struct ShownCall {
+  std::string op;  // a name of encoded_operations()
+  std::vector<z3::expr> args;
+};
+
+// `holds` for every value of the inputs (the constants in the terms) that
+// satisfies `domain`. Z3 proves it by finding `domain and not holds`
+// unsatisfiable; a model of it is a counterexample.
+struct Goal {
+  std::string claim;  // one line: what is proved
+  z3::expr domain;
+  z3::expr holds;
+  // Facts proved from the domain first, in order, then assumed by the claim's
+  // check: they help Z3 along non-linear steps without changing what is proved.
+  std::vector<z3::expr> lemmas;
+  // Facts that earlier goals of the same invariant prove (each as "their
+  // domain implies their claim"), assumed here without proof: the invariant
+  // counts as proved only when every one of its goals is.
+  std::vector<z3::expr> given;
+  // Subterms that every check first replaces by free constants: a stronger
+  // claim (it must hold for any value of them that satisfies the domain and
+  // the lemmas already proved), so unsat there is unsat as stated. When that
+  // does not settle it, the check is repeated as stated, which alone can give
+  // a counterexample.
+  std::vector<z3::expr> abstracted;
+  // Subterms equal on the domain to simpler ones (a case condition to true or
+  // false): proved equal first, then replaced in every check. A model of a
+  // rewritten check is a model of the check as stated.
+  std::vector<std::pair<z3::expr, z3::expr>> rewrites;
+  std::vector<z3::expr> inputs;  // shown by name with a counterexample
+  std::vector<ShownCall> calls;
+};
+
+// Collects the goals of one invariant and the inputs they range over.
+class Goals {
+ public:
+  explicit Goals(const Encoding& e) : e_(e) {}
+  const Encoding& enc() const { return e_; }
+  z3::expr integer(const char* name);
+  z3::expr flag(const char* name);  // a Bool input (MLA)
+  // Adds a goal over every input declared so far; returns it for lemmas and
+  // abstractions.
+  Goal& add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
+  // Adds a goal whose claim later goals may be given: returns "domain implies holds".
+  z3::expr fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
+  std::vector<Goal> take() { return std::move(goals_); }
+
+ private:
+  const Encoding& e_;
+  std::vector<z3::expr> inputs_;
+  std::vector<Goal> goals_;
+};
+
+// Replaces floor_div(num, den) (as the encoding builds it) by a free
+// constant q bound by its definition, den * q <= num < den * q + den: a lemma
+// proved first, so den must be positive wherever the goal's domain holds.
+// This keeps Z3 away from division, which is where non-linear goals get slow.
+void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den);
+
+// The same for floor_mod(num, den) and floor_div(num, den) together:
+// num == den * q + m with 0 <= m < den.
+void abstract_remainder(Goal& goal, const z3::expr& num, const z3::expr& den);
+
+// The same for several goals: the definitions of floor_div(num, den) for
+// each pair (for a fact proved once), and the quotient terms to abstract.
+struct Quotients {
+  z3::expr definitions;
+  std::vector<z3::expr> terms;
+};
+Quotients quotients(z3::context& c, const std::vector<std::pair<z3::expr, z3::expr>>& num_den);
+
+// Shared wordings of the model's preconditions.
+z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R);  // L, R >= 1, 0 <= r < L
+// SPEC §1/§3: both positive and the larger a multiple of the smaller (properties' divisible_pair).
+z3::expr divisible_pair(const z3::expr& a, const z3::expr& b);
+// SPEC §4: both positive and one divides the other (properties' heads_shard).
+z3::expr heads_shard(const z3::expr& T, const z3::expr& H);
+// x lies in the span {first, end}.
+z3::expr within(const z3::expr& x, const std::vector<z3::expr>& span);
+
+}  // namespace tpcheck::prove

@@ -1,0 +1,47 @@
+// Every encoded operation by name: what the differential test runs against the
+// model, and what a counterexample shows, in `tpcheck eval` notation.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <z3++.h>
+
+#include "tpcheck/prove/encoding.hpp"
+
+namespace tpcheck::prove {
+
+// How a value is printed (Python's repr of the model's value).
+enum class Shape { Int, Bool, None, Span, Ranks, Copies };
+
+struct EncodedOperation {
+  std::string_view name;                 // the model function's name (`tpcheck eval`'s, where it has one)
+  std::vector<std::string_view> params;  // a param named "MLA" is a Bool
+  Shape shape;
+  bool eval_knows;                       // `tpcheck eval NAME ARGS...` runs it
+  std::function<OperationTerm(const Encoding&, const std::vector<z3::expr>&)> build;
+};
+
+const std::vector<EncodedOperation>& encoded_operations();
+const EncodedOperation* encoded_operation(std::string_view name);
+
+// Fresh constants for an operation's parameters (Int, or Bool for MLA).
+std::vector<z3::expr> parameter_constants(z3::context& c, const EncodedOperation& op);
+
+// Evaluates a term to a constant: a Z3 model's eval, or substitution and simplification.
+using Evaluator = std::function<z3::expr(const z3::expr&)>;
+
+// The outcome an operation term has under `eval`, in Python's notation as
+// `tpcheck eval` prints it ("[0, 1]", "ValueError: ..."); nullopt when some
+// part does not reduce to a constant. Lists longer than max_listed are cut
+// with "...".
+std::optional<std::string> render_outcome(const EncodedOperation& op, const OperationTerm& term, const Evaluator& eval,
+                                          std::size_t max_listed);
+
+// A constant's value: an integer numeral, or true/false as 1/0.
+std::optional<BigInt> constant_value(const z3::expr& e);
+
+}  // namespace tpcheck::prove

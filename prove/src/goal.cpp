@@ -1,0 +1,62 @@
+#include "tpcheck/prove/goal.hpp"
+
+namespace tpcheck::prove {
+
+z3::expr Goals::integer(const char* name) {
+  inputs_.push_back(e_.ctx().int_const(name));
+  return inputs_.back();
+}
+
+z3::expr Goals::flag(const char* name) {
+  inputs_.push_back(e_.ctx().bool_const(name));
+  return inputs_.back();
+}
+
+Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, inputs_, std::move(calls)});
+  return goals_.back();
+}
+
+z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
+  add(std::move(claim), domain, holds, std::move(calls));
+  return z3::implies(domain, holds);
+}
+
+void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {
+  const z3::expr q = floor_div(num, den);
+  goal.lemmas.push_back(den * q <= num && num < den * q + den);
+  goal.abstracted.push_back(q);
+}
+
+void abstract_remainder(Goal& goal, const z3::expr& num, const z3::expr& den) {
+  const z3::expr q = floor_div(num, den), m = floor_mod(num, den);
+  goal.lemmas.push_back(num == den * q + m && 0 <= m && m < den);
+  goal.abstracted.push_back(q);
+  goal.abstracted.push_back(m);
+}
+
+Quotients quotients(z3::context& c, const std::vector<std::pair<z3::expr, z3::expr>>& num_den) {
+  Quotients out{c.bool_val(true), {}};
+  for (const auto& [num, den] : num_den) {
+    const z3::expr q = floor_div(num, den);
+    out.definitions = out.definitions && den * q <= num && num < den * q + den;
+    out.terms.push_back(q);
+  }
+  return out;
+}
+
+z3::expr valid_rank(const z3::expr& r, const z3::expr& L, const z3::expr& R) {
+  return L >= 1 && R >= 1 && r >= 0 && r < L;
+}
+
+z3::expr divisible_pair(const z3::expr& a, const z3::expr& b) {
+  return a >= 1 && b >= 1 && floor_mod(max(a, b), min(a, b)) == 0;
+}
+
+z3::expr heads_shard(const z3::expr& T, const z3::expr& H) {
+  return T >= 1 && H >= 1 && (floor_mod(T, H) == 0 || floor_mod(H, T) == 0);
+}
+
+z3::expr within(const z3::expr& x, const std::vector<z3::expr>& span) { return span[0] <= x && x < span[1]; }
+
+}  // namespace tpcheck::prove

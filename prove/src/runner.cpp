@@ -1,0 +1,220 @@
+// Z3 checks of the goals, and the counterexamples they yield.
+#include "tpcheck/prove/runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <time.h>
+
+#include "tpcheck/prove/operations.hpp"
+
+namespace tpcheck::prove {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Z3 runs a check in the calling thread, so this thread's CPU time is what
+// the checks cost, whatever else the machine runs.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+struct CheckResult {
+  z3::check_result answer;
+  std::string reason;
+  std::optional<z3::model> model;
+};
+
+CheckResult check(z3::context& c, const z3::expr& formula, double seconds) {
+  if (seconds <= 0) return {z3::unknown, "time budget spent", std::nullopt};
+  z3::solver s(c);
+  z3::params p(c);
+  p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000)));
+  s.set(p);
+  s.add(formula);
+  try {
+    const z3::check_result answer = s.check();
+    if (answer == z3::sat) return {answer, "", s.get_model()};
+    return {answer, answer == z3::unknown ? s.reason_unknown() : "", std::nullopt};
+  } catch (const z3::exception& e) {
+    return {z3::unknown, std::string("Z3: ") + e.msg(), std::nullopt};
+  }
+}
+
+std::string constant_text(const z3::expr& e) {
+  const auto v = constant_value(e);
+  return v ? decimal(*v) : e.to_string();
+}
+
+Counterexample counterexample(const Encoding& enc, const Goal& goal, const z3::model& m) {
+  Counterexample out;
+  for (const z3::expr& input : goal.inputs) {
+    if (m.has_interp(input.decl())) out.inputs.emplace_back(input.decl().name().str(), constant_text(m.eval(input, true)));
+  }
+  const Evaluator eval = [&m](const z3::expr& t) { return m.eval(t, true); };
+  for (const ShownCall& call : goal.calls) {
+    const EncodedOperation* op = encoded_operation(call.op);
+    if (!op) continue;
+    std::vector<std::string> args;
+    for (const z3::expr& a : call.args) args.push_back(constant_text(m.eval(a, true)));
+    std::string line = op->eval_knows ? "tpcheck eval " + call.op : call.op + "(";
+    for (std::size_t i = 0; i < args.size(); ++i) line += (op->eval_knows ? " " : i ? ", " : "") + args[i];
+    if (!op->eval_knows) line += ")";
+    const auto outcome = render_outcome(*op, op->build(enc, call.args), eval, 64);
+    out.calls.push_back(line + "  ->  " + outcome.value_or("?") + "  (encoding)");
+  }
+  return out;
+}
+
+z3::expr conjunction(z3::context& c, const std::vector<z3::expr>& parts) {
+  z3::expr all = c.bool_val(true);
+  for (const z3::expr& p : parts) all = all && p;
+  return all;
+}
+
+// A check with the goal's rewrites applied, then its abstracted subterms
+// replaced by free constants.
+z3::expr simplified_check(z3::context& c, const Goal& goal, const z3::expr& formula) {
+  z3::expr_vector from(c), to(c);
+  for (const auto& [a, b] : goal.rewrites) {
+    from.push_back(a);
+    to.push_back(b);
+  }
+  const auto rewrite = [&](const z3::expr& e) { return goal.rewrites.empty() ? e : z3::expr(e).substitute(from, to); };
+  z3::expr_vector abstract_from(c), abstract_to(c);
+  for (std::size_t i = 0; i < goal.abstracted.size(); ++i) {
+    abstract_from.push_back(rewrite(goal.abstracted[i]));  // the subterm as it reads after the rewrites
+    abstract_to.push_back(c.constant(("abstracted!" + std::to_string(i)).c_str(), goal.abstracted[i].get_sort()));
+  }
+  return rewrite(formula).substitute(abstract_from, abstract_to);
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Proved: return "proved";
+    case Verdict::Refuted: return "refuted";
+    case Verdict::Unknown: return "unknown";
+    case Verdict::Vacuous: return "vacuous";
+    case Verdict::NotProved: return "not proved";
+  }
+  return "?";
+}
+
+GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
+  z3::context& c = enc.ctx();
+  const auto start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  const auto left = [&] { return seconds - std::chrono::duration<double>(Clock::now() - start).count(); };
+  GoalResult result{goal.claim, Verdict::Proved, 0, 0, "", std::nullopt};
+  const auto finish = [&](Verdict v, std::string reason) {
+    result.verdict = v;
+    result.reason = std::move(reason);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    return result;
+  };
+  // An empty domain would make every claim hold: show it has a member.
+  const double domain_start = thread_cpu_seconds();
+  const CheckResult inhabited = check(c, goal.domain, left());
+  if (std::getenv("TPCHECK_PROVE_TRACE")) {
+    std::fprintf(stderr, "  [%s] domain %.2f s\n", goal.claim.substr(0, 50).c_str(), thread_cpu_seconds() - domain_start);
+  }
+  if (inhabited.answer == z3::unsat) return finish(Verdict::Vacuous, "the domain has no member");
+  if (inhabited.answer == z3::unknown) return finish(Verdict::Unknown, "domain: " + inhabited.reason);
+  // Each check first with the abstractions (unsat there is unsat here), then,
+  // unless that settled it, as stated: only that can give a counterexample.
+  const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
+  const bool trace = std::getenv("TPCHECK_PROVE_TRACE") != nullptr;  // where a goal spends its time
+  const auto settle = [&](const z3::expr& negated) {
+    const double t0 = thread_cpu_seconds();
+    CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
+    const double t1 = thread_cpu_seconds();
+    if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
+    if (trace) {
+      std::fprintf(stderr, "  [%s] simplified %.2f s%s, as stated %.2f s\n", goal.claim.substr(0, 50).c_str(), t1 - t0,
+                   r.answer == z3::unsat ? "" : " (not settled)", thread_cpu_seconds() - t1);
+    }
+    return r;
+  };
+  for (const auto& [from, to] : goal.rewrites) {
+    const CheckResult equal = check(c, goal.domain && from != to, left());
+    if (equal.answer != z3::unsat) {
+      return finish(Verdict::Unknown, "a rewrite was not shown to hold");
+    }
+  }
+  const z3::expr given = conjunction(c, goal.given);
+  for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
+    const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
+    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
+    const std::string which = "lemma " + std::to_string(i + 1) + " of " + std::to_string(goal.lemmas.size());
+    if (lemma.answer == z3::sat) {
+      result.counterexample = counterexample(enc, goal, *lemma.model);
+      return finish(Verdict::Refuted, which + " fails");
+    }
+    if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
+  }
+  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds);
+  if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
+  if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
+  result.counterexample = counterexample(enc, goal, *main.model);
+  return finish(Verdict::Refuted, "");
+}
+
+std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
+  std::vector<InvariantResult> results;
+  // The goals to prove, as (invariant, goal index): they are independent (a
+  // goal given another's fact only assumes it; the invariant needs both), so
+  // the threads share them out one goal at a time, the slow invariants too.
+  std::vector<std::pair<std::size_t, std::size_t>> work;
+  std::vector<const InvariantProof*> proofs;
+  for (const InvariantProof& proof : invariant_proofs()) {
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), proof.invariant) == options.only.end()) {
+      continue;
+    }
+    results.push_back({std::string(proof.invariant), Verdict::NotProved, 0, 0, std::string(proof.domain),
+                       std::string(proof.not_proved_because), {}});
+    proofs.push_back(&proof);
+    if (!proof.goals || (!proof.not_proved_because.empty() && !options.pending)) continue;
+    results.back().reason.clear();
+    results.back().verdict = Verdict::Proved;
+    z3::context c;
+    const std::size_t count = proof.goals(Encoding(c, options.fault)).size();
+    results.back().goals.resize(count);
+    for (std::size_t g = 0; g < count; ++g) work.emplace_back(results.size() - 1, g);
+  }
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t w = next++; w < work.size(); w = next++) {
+      const auto [i, g] = work[w];
+      z3::context c;  // one per goal: Z3 contexts are not shared between threads
+      const Encoding enc(c, options.fault);
+      const std::vector<Goal> goals = proofs[i]->goals(enc);
+      results[i].goals[g] = prove_goal(enc, goals[g], options.budget_seconds);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::max(1, options.threads); ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  for (InvariantResult& out : results) {
+    for (const GoalResult& g : out.goals) {
+      // The worst verdict of the goals is the invariant's: refuted, vacuous, unknown, proved.
+      const auto rank = [](Verdict v) { return v == Verdict::Refuted ? 3 : v == Verdict::Vacuous ? 2 : v == Verdict::Unknown ? 1 : 0; };
+      if (rank(g.verdict) > rank(out.verdict)) out.verdict = g.verdict;
+      out.seconds += g.seconds;
+      out.cpu_seconds += g.cpu_seconds;
+    }
+  }
+  return results;
+}
+
+}  // namespace tpcheck::prove

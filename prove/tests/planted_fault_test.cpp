@@ -1,0 +1,119 @@
+// A fault planted in the encoding (the window of R > L one rank too long)
+// must give a counterexample that is a real violation: the same fault planted
+// in the C++ model's window breaks the invariant on exactly those inputs,
+// while the unmodified model satisfies the invariant's predicate there.
+//
+// The model's own faults are not switched on here (they are built as patched
+// copies of the tree, scripts/mutants): the fault is planted on the model's
+// output instead, by the same rule as in the encoding (Fault in encoding.hpp).
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <map>
+
+#include "tpcheck/invariants.hpp"
+#include "tpcheck/model.hpp"
+#include "tpcheck/operations.hpp"
+#include "tpcheck/prove/runner.hpp"
+#include "tpcheck/render.hpp"
+
+namespace tpcheck::prove::test {
+namespace {
+
+// The planted fault, on the model's side: window_span of R > L ends one rank late.
+Span<BigInt> window_one_rank_too_long(const Span<BigInt>& s, const BigInt& L, const BigInt& R) {
+  return R > L ? Span<BigInt>{s.first, s.end + 1} : s;
+}
+
+// The first goal of `invariant` whose claim contains `claim`, proved with the
+// fault planted in the encoding.
+GoalResult prove_with_fault(std::string_view invariant, std::string_view claim) {
+  z3::context c;
+  const Encoding faulty(c, Fault::WindowOneRankTooLong);
+  for (const InvariantProof& proof : invariant_proofs()) {
+    if (proof.invariant != invariant) continue;
+    for (const Goal& goal : proof.goals(faulty)) {
+      if (goal.claim.find(claim) != std::string::npos) return prove_goal(faulty, goal, 60);
+    }
+  }
+  ADD_FAILURE() << "no goal of " << invariant << " claims " << claim;
+  return {};
+}
+
+// The inputs of the goal's counterexample, printed as `tpcheck prove` prints them.
+std::map<std::string, BigInt> inputs_of(const GoalResult& g) {
+  std::cout << "  counterexample to \"" << g.claim << "\":";
+  for (const auto& [name, value] : g.counterexample->inputs) std::cout << " " << name << "=" << value;
+  std::cout << "\n";
+  for (const std::string& call : g.counterexample->calls) std::cout << "    " << call << "\n";
+  std::map<std::string, BigInt> out;
+  for (const auto& [name, value] : g.counterexample->inputs) out[name] = *parse_decimal(value);
+  return out;
+}
+
+std::string eval_line(const char* op, const std::vector<BigInt>& args) {
+  std::vector<std::string> text;
+  for (const BigInt& a : args) text.push_back(decimal(a));
+  return evaluate(op, text).text;
+}
+
+TEST(PlantedFault, WindowTooLongBreaksMappedRankStaysInBoundsInTheModelToo) {
+  const GoalResult g = prove_with_fault("MappedRankStaysInBounds", "window(r, L, R) is a non-empty part");
+  ASSERT_EQ(g.verdict, Verdict::Refuted) << g.claim << ": " << g.reason;
+  ASSERT_TRUE(g.counterexample);
+  auto in = inputs_of(g);
+  const BigInt r = in["r"], L = in["L"], R = in["R"];
+  ASSERT_GT(R, L) << "the fault only bites where the remote side is larger";
+
+  // The unmodified model satisfies the invariant on these inputs...
+  EXPECT_EQ(inv::mapped_rank_in_bounds(r, L, R), std::nullopt);
+  // ...and the model with the fault breaks it: max(1, R // L) ranks inside [0, R).
+  const Outcome<Span<BigInt>> span = window_span(r, L, R);
+  ASSERT_TRUE(span.ok());
+  const Span<BigInt> faulted = window_one_rank_too_long(span.value(), L, R);
+  const BigInt expected_size = std::max(BigInt(1), tpcheck::floor_div<BigInt>(R, L));
+  EXPECT_NE(faulted.end - faulted.first, expected_size);
+  // The counterexample prints the faulty encoding's window in `tpcheck eval`
+  // notation: exactly the faulted model's, one rank longer than eval's.
+  std::string faulted_list = "[";
+  for (BigInt q = faulted.first; q < faulted.end; ++q) faulted_list += (q == faulted.first ? "" : ", ") + decimal(q);
+  faulted_list += "]";
+  const std::string line = "tpcheck eval window " + decimal(r) + " " + decimal(L) + " " + decimal(R);
+  ASSERT_EQ(g.counterexample->calls.size(), 1u);
+  EXPECT_EQ(g.counterexample->calls[0], line + "  ->  " + faulted_list + "  (encoding)");
+  EXPECT_NE(eval_line("window", {r, L, R}), faulted_list);
+}
+
+TEST(PlantedFault, WindowTooLongBreaksWindowsAreDualInTheModelToo) {
+  const GoalResult g = prove_with_fault("WindowsAreDual", "R > L");
+  ASSERT_EQ(g.verdict, Verdict::Refuted) << g.claim << ": " << g.reason;
+  auto in = inputs_of(g);
+  const BigInt r = in["r"], L = in["L"], R = in["R"], q = in["q"];
+
+  EXPECT_EQ(inv::windows_are_dual(r, L, R), std::nullopt);  // the unmodified model holds
+  const Outcome<Span<BigInt>> span = window_span(r, L, R);
+  ASSERT_TRUE(span.ok());
+  const Span<BigInt> faulted = window_one_rank_too_long(span.value(), L, R);
+  // q is in the faulted window of r (and only there: it is the extra rank)...
+  EXPECT_TRUE(faulted.first <= q && q < faulted.end);
+  EXPECT_FALSE(span.value().first <= q && q < span.value().end);
+  // ...but the model's window of q, back on the other side, does not hold r.
+  const Outcome<Span<BigInt>> back = window_span(q, R, L);
+  EXPECT_FALSE(back.ok() && back.value().first <= r && r < back.value().end) << "window " << q << " " << R << " " << L
+                                                                             << " = " << render(back);
+}
+
+TEST(PlantedFault, WithoutTheFaultBothGoalsAreProved) {
+  z3::context c;
+  const Encoding sound(c);
+  for (const InvariantProof& proof : invariant_proofs()) {
+    if (proof.invariant != "MappedRankStaysInBounds" && proof.invariant != "WindowsAreDual") continue;
+    for (const Goal& goal : proof.goals(sound)) {
+      if (goal.claim.find("window") == std::string::npos) continue;
+      EXPECT_EQ(prove_goal(sound, goal, 60).verdict, Verdict::Proved) << goal.claim;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tpcheck::prove::test

@@ -1,0 +1,104 @@
+// The acceptance matrix and the SVG writer (preflight/matrix.hpp, svg.hpp):
+// every cell is the model's verdict, the legend covers every reason met, the
+// text grid reads back to the cells, and the pictures are well-formed.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "tpcheck/preflight/matrix.hpp"
+#include "tpcheck/preflight/output_file.hpp"
+#include "tpcheck/preflight/pictures.hpp"
+#include "tpcheck/preflight/svg.hpp"
+
+namespace tpcheck::preflight {
+namespace {
+
+const std::vector<Connector> kAll(kConnectors.begin(), kConnectors.end());
+
+TEST(Matrix, CellsAreTheModelsVerdicts) {
+  std::set<char> marks_met;
+  for (const std::int64_t H : {1, 2, 8, 12}) {
+    for (const bool mla : {false, true}) {
+      const Matrix m = build_matrix(kAll, 24, H, mla);
+      for (const Panel& panel : m.panels) {
+        std::int64_t accepted = 0;
+        for (std::int64_t P = 1; P <= 24; ++P) {
+          for (std::int64_t D = 1; D <= 24; ++D) {
+            const auto expected = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla).reason;
+            EXPECT_EQ(m.cell(panel, P, D), expected) << connector_name(panel.connector) << " " << P << ", " << D;
+            accepted += expected ? 0 : 1;
+            marks_met.insert(cell_kind(expected).mark);
+          }
+        }
+        EXPECT_EQ(panel.accepted, accepted);
+      }
+    }
+  }
+  // Every entry of the legend was met, and nothing outside it.
+  std::set<char> legend;
+  for (const CellKind& k : kCellKinds) legend.insert(k.mark);
+  EXPECT_EQ(marks_met, legend);
+}
+
+TEST(Matrix, TextGridReadsBackToTheCells) {
+  const Matrix m = build_matrix({Connector::Nixl}, 16, 8, false);
+  const std::string text = matrix_text(m, "8 KV heads");
+  EXPECT_NE(text.find("\nnixl: 21 of 256 sizings accepted\n"), std::string::npos);
+  for (std::int64_t P = 1; P <= 16; ++P) {
+    std::string row;
+    for (std::int64_t D = 1; D <= 16; ++D) row += cell_kind(m.cell(m.panels[0], P, D)).mark;
+    const std::string label = (P == 1 ? "P " : "  ") + std::string(P < 10 ? " " : "") + std::to_string(P) + "  ";
+    EXPECT_NE(text.find("\n" + label + row + "\n"), std::string::npos) << "row " << P;
+  }
+  // The replica rule on the last row: prefill 16 over 8 heads, decode smaller.
+  EXPECT_NE(text.find("\n  16  rrxrxxxrxxxxxxx+\n"), std::string::npos);
+}
+
+TEST(Svg, EscapesTextAndAttributes) {
+  EXPECT_EQ(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+  EXPECT_EQ(xml_escape(std::string("x\x01y\tz", 5)), "x?y\tz");
+  Svg svg(10, 20, "t<");
+  svg.text(1, 2, "</svg>", 9);
+  const std::string doc = svg.finish();
+  EXPECT_NE(doc.find("width=\"10\" height=\"20\" viewBox=\"0 0 10 20\""), std::string::npos);
+  EXPECT_NE(doc.find("<title>t&lt;</title>"), std::string::npos);
+  EXPECT_NE(doc.find("&lt;/svg&gt;</text>"), std::string::npos);
+  EXPECT_EQ(doc.substr(doc.size() - 7), "</svg>\n");
+}
+
+TEST(Pictures, SameInputSameBytesAndSummaryPastSixteenRanks) {
+  const Matrix m = build_matrix(kAll, 8, 4, false);
+  EXPECT_EQ(matrix_svg(m, "4 KV heads"), matrix_svg(m, "4 KV heads"));
+  EXPECT_FALSE(plan_svg(16, 16, 16, false, "16 KV heads").summary);
+  EXPECT_TRUE(plan_svg(17, 16, 1, false, "1 KV head").summary);
+  EXPECT_TRUE(plan_svg(4, 17, 1, false, "1 KV head").summary);
+  const PlanPicture p = plan_svg(4, 6, 12, false, "12 KV heads");
+  EXPECT_EQ(p.svg, plan_svg(4, 6, 12, false, "12 KV heads").svg);
+  // One curve per copy: 6 decode ranks, two of which read two sources.
+  std::size_t curves = 0;
+  for (std::size_t at = p.svg.find("<path "); at != std::string::npos; at = p.svg.find("<path ", at + 1)) ++curves;
+  EXPECT_EQ(curves, 8u);
+}
+
+TEST(OutputFile, FailureLeavesNothingBehind) {
+  EXPECT_EQ(write_file("/nonexistent-dir/x.svg", "x"), "cannot write '/nonexistent-dir/x.svg': No such file or directory");
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(write_file("/tmp/", "x"), "cannot write '/tmp/': Is a directory");
+  const auto onto_directory = write_file(dir, "x");
+  ASSERT_TRUE(onto_directory.has_value());
+  EXPECT_NE(onto_directory->find("Is a directory"), std::string::npos) << *onto_directory;
+  const std::string path = dir + "/tpcheck_output_file_test.svg";
+  EXPECT_EQ(write_file(path, "first"), std::nullopt);
+  EXPECT_EQ(write_file(path, "second"), std::nullopt);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  char buffer[16] = {};
+  EXPECT_EQ(std::fread(buffer, 1, sizeof buffer, f), 6u);
+  std::fclose(f);
+  EXPECT_EQ(std::string(buffer), "second");
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace tpcheck::preflight
