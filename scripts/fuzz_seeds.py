@@ -88,6 +88,7 @@ def cli_options_seeds():
     return {
         "all_options": s(1, 4096, "--max-tp", "8", "--max-heads", "16", "--threads", "2", "--json"),
         "help": s(1, 10, "--help"),
+        "verify_invariants_and_list": s(1, 10, "--invariant", "RoundTripReturnsHome", "--invariant", "--list", "--list"),
         "unknown_option": s(0, 100, "--frobnicate"),
         "missing_value": s(1, 4096, "--max-tp"),
         "value_too_large": s(1, 4096, "--max-tp", "4097"),
