@@ -1,7 +1,7 @@
 # Shared by scripts/fuzz_*.sh (sourced, not run): where things are.
-#   TPCHECK_FUZZ_BUILD  the libFuzzer build (default: build-libfuzzer), made with
-#     CC=clang-14 CXX=clang++-14 cmake -S . -B build-libfuzzer \
-#       -DTPCHECK_LIBFUZZER=ON -DTPCHECK_SANITIZE=ON && make -C build-libfuzzer -j2 <fuzz targets>
+#   TPCHECK_FUZZ_BUILD  the libFuzzer build (default: build-libfuzzer), made by
+#     scripts/fuzz_build.sh (build_fuzzers below): clang-14, -DTPCHECK_LIBFUZZER=ON
+#     -DTPCHECK_SANITIZE=ON, plus TPCHECK_CMAKE_ARGS from the environment.
 #   fuzz-runs/<target>/ the scratch corpus, crashes and logs of local runs (git-ignored).
 set -euo pipefail
 
@@ -10,6 +10,19 @@ FUZZ_BUILD="${TPCHECK_FUZZ_BUILD:-$ROOT/build-libfuzzer}"
 FUZZ_TARGETS="invariants differential eval_line cli_options conform_protocol"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 2; }
+
+# build_fuzzers TARGET...: configures $FUZZ_BUILD unless it is configured
+# already (a reused build keeps its own settings), then builds the targets.
+build_fuzzers() {
+  if [[ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]]; then
+    local extra
+    read -r -a extra <<<"${TPCHECK_CMAKE_ARGS:-}"
+    CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$FUZZ_BUILD" -DTPCHECK_LIBFUZZER=ON -DTPCHECK_SANITIZE=ON \
+      -DTPCHECK_BUILD_TESTS=OFF -DTPCHECK_BUILD_BENCH=OFF "${extra[@]}" >"$FUZZ_BUILD.configure.log" 2>&1 \
+      || die "configuring $FUZZ_BUILD failed, see $FUZZ_BUILD.configure.log"
+  fi
+  cmake --build "$FUZZ_BUILD" -j2 --target "$@" || die "building $* in $FUZZ_BUILD failed"
+}
 
 # check_target NAME: NAME is a known target whose libFuzzer binary is built.
 check_target() {
