@@ -19,6 +19,9 @@ const tpcheck::inv::Entry* differential() {
 
 }  // namespace
 
+// The differential alone (registry_mutator.cpp mutates with this too).
+const tpcheck::inv::Entry* tpcheck::fuzz::target_entry() { return differential(); }
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   tpcheck::fuzz::check_case(tpcheck::fuzz::decode_case(data, size, differential()));
   return 0;

@@ -101,6 +101,8 @@ std::int64_t FuzzInput::int64(std::string_view name) {
 
 void FuzzInput::describe(bool on) { g_describe = on; }
 
+bool FuzzInput::describing() { return g_describe; }
+
 void FuzzInput::append_trace(const std::string& text) {
   if (!g_describe) return;
   if (!g_trace.empty()) g_trace += ' ';

@@ -48,6 +48,7 @@ class FuzzInput {
   // Turns the trace on for every FuzzInput (the replay driver's --describe)
   // and hands out the trace of the current input.
   static void describe(bool on);
+  static bool describing();
   static std::string take_trace();
   // Adds a decoded input's readable form to the trace (when it is on).
   static void append_trace(const std::string& text);

@@ -1,6 +1,7 @@
 // The byte layout of registry_driver.hpp, and running a case.
 #include "registry_driver.hpp"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -52,6 +53,48 @@ std::map<const inv::Entry*, inv::Tally>& tallies() {
   return t;
 }
 
+// dom::choice_ranges of a domain, computed once (the decoder and the mutator
+// ask for them on every input).
+const std::vector<dom::Choice>& ranges_of(const dom::Domain& d) {
+  static std::map<const dom::Domain*, std::vector<dom::Choice>> cache;
+  auto found = cache.find(&d);
+  if (found == cache.end()) found = cache.emplace(&d, dom::choice_ranges(d)).first;
+  return found->second;
+}
+
+// The header of an input: the entry, the integer type and the domain, with
+// the number of fields they take.
+struct Header {
+  const inv::Entry* entry;
+  IntType type;
+  std::size_t domain;
+  std::size_t fields;
+};
+
+Header read_header(Fields& in, const inv::Entry* fixed) {
+  Header h{fixed, IntType::Int64, 0, 0};
+  if (!fixed) h.entry = fuzzed_entries()[in.next() % fuzzed_entries().size()], ++h.fields;
+  // An entry RapidCheck does not run in cpp_int (the differential) is fuzzed in int64 alone.
+  const std::uint64_t type = in.next() % 2;
+  ++h.fields;
+  h.type = h.entry->exclusion(inv::Engine::RapidCheckCppInt) ? IntType::Int64 : static_cast<IntType>(type);
+  if (h.entry->domains.size() > 1) h.domain = in.next() % h.entry->domains.size(), ++h.fields;
+  return h;
+}
+
+// One integer type per input: int64 whenever every value fits it (a case
+// drawn in cpp_int's range whose values are small is an int64 case; the
+// comparison of the two models is the differential's), cpp_int beyond.
+std::optional<std::array<std::int64_t, dom::kMaxValues>> int64_values(const RegistryCase& c) {
+  std::array<std::int64_t, dom::kMaxValues> out{};
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    const std::optional<std::int64_t> v = narrow(c.values[i]);
+    if (!v) return std::nullopt;
+    out[i] = *v;
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<const inv::Entry*>& fuzzed_entries() {
@@ -67,18 +110,30 @@ const std::vector<const inv::Entry*>& fuzzed_entries() {
 
 RegistryCase decode_case(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
   Fields in(data, size);
+  const Header h = read_header(in, fixed);
   RegistryCase c;
-  c.entry = fixed ? fixed : fuzzed_entries()[in.next() % fuzzed_entries().size()];
-  // An entry RapidCheck does not run in cpp_int (the differential) is fuzzed in int64 alone.
-  const std::uint64_t type = in.next() % 2;
-  c.type = c.entry->exclusion(inv::Engine::RapidCheckCppInt) ? IntType::Int64 : static_cast<IntType>(type);
-  if (c.entry->domains.size() > 1) c.domain = in.next() % c.entry->domains.size();
+  c.entry = h.entry;
+  c.type = h.type;
+  c.domain = h.domain;
   const dom::Domain& d = c.entry->domains[c.domain];
   std::vector<dom::Choice> choices;
-  for (std::size_t i = 0, n = dom::choice_ranges(d).size(); i < n; ++i) choices.push_back(in.next());
+  for (std::size_t i = 0, n = ranges_of(d).size(); i < n; ++i) choices.push_back(in.next());
   c.values.resize(static_cast<std::size_t>(d.width()));
   dom::decode(d, choices.data(), c.values.data(), limits_of(c));
   return c;
+}
+
+FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+  Fields in(data, size);
+  const Header h = read_header(in, fixed);
+  FieldLayout layout;
+  layout.header = h.fields;
+  if (!fixed) layout.ranges.push_back(fuzzed_entries().size());
+  layout.ranges.push_back(2);
+  if (h.entry->domains.size() > 1) layout.ranges.push_back(h.entry->domains.size());
+  const std::vector<dom::Choice>& choices = ranges_of(h.entry->domains[h.domain]);
+  layout.ranges.insert(layout.ranges.end(), choices.begin(), choices.end());
+  return layout;
 }
 
 std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool with_entry_field) {
@@ -93,7 +148,7 @@ std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool
 }
 
 std::string describe_case(const RegistryCase& c) {
-  std::string out = std::string(c.entry->name) + (c.type == IntType::Int64 ? " int64 " : " cpp_int ");
+  std::string out = std::string(c.entry->name) + (int64_values(c) ? " int64 " : " cpp_int ");
   if (c.entry->domains.size() > 1) out += std::string(c.entry->domain_names[c.domain]) + " ";
   return out + dom::describe(c.entry->domains[c.domain], c.values.data());
 }
@@ -101,15 +156,14 @@ std::string describe_case(const RegistryCase& c) {
 void check_case(const RegistryCase& c) {
   inv::KindMask kinds = 0;
   inv::Verdict verdict = inv::holds();
-  if (c.type == IntType::Int64) {
-    std::vector<std::int64_t> narrowed;
-    for (const BigInt& v : c.values) narrowed.push_back(*narrow(v));  // decode keeps them inside int64
-    verdict = c.entry->check(c.domain, narrowed.data(), &kinds);
+  if (const auto narrowed = int64_values(c)) {
+    verdict = c.entry->check(c.domain, narrowed->data(), &kinds);
   } else {
     verdict = c.entry->check(c.domain, c.values.data(), &kinds);
   }
   tallies()[c.entry].add(verdict, kinds);
-  FuzzInput::append_trace(describe_case(c));
+  // The readable form costs more than many checks: only when asked for.
+  if (FuzzInput::describing()) FuzzInput::append_trace(describe_case(c));
   if (!verdict.is_violated()) return;
   std::fprintf(stderr, "tpcheck fuzz input: %s\n", describe_case(c).c_str());
   std::fprintf(stderr, "tpcheck fuzz: %s violated: %s\n", c.entry->name, verdict.message().c_str());

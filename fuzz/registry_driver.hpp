@@ -5,8 +5,10 @@
 //
 //   [entry]     which registry entry: value % number of entries (fuzz_invariants
 //               only; fuzz_differential has its entry fixed)
-//   type        the integer type: value % 2, 0 int64 (values up to 2^63), 1 cpp_int (up to 2^320);
-//               int64 always for an entry RapidCheck does not run in cpp_int (the differential)
+//   type        the range drawn from: value % 2, 0 int64's (values up to 2^63), 1 cpp_int's
+//               (up to 2^320); int64's always for an entry RapidCheck does not run in cpp_int
+//               (the differential). The check runs in one integer type: int64 whenever
+//               every value fits it, cpp_int only beyond.
 //   [domain]    which of the entry's domains: value % domains (only when it has several:
 //               the differential's operation)
 //   choice...   one field per choice of the domain (dom::choice_ranges), each
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "field_mutator.hpp"
 #include "tpcheck/registry.hpp"
 
 namespace tpcheck::fuzz {
@@ -45,6 +48,14 @@ const std::vector<const inv::Entry*>& fuzzed_entries();
 
 // Decodes bytes; `fixed` is the entry of a single-entry target (no entry field).
 RegistryCase decode_case(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
+
+// Defined by each registry target: its one entry, or nullptr when the input
+// chooses the entry (registry_mutator.cpp asks it for the layout).
+const inv::Entry* target_entry();
+
+// The fields decode_case reads from these bytes (the custom mutator's view):
+// the header (entry, type, operation) and the domain's choice ranges.
+FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
 
 // The bytes decode_case reads back as `c`, or nothing when the domain has no
 // choices for its values.

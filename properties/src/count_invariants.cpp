@@ -14,7 +14,7 @@ namespace {
 
 // The per-configuration checks below visit every rank of both sides; the
 // random engines draw sizes up to this.
-constexpr std::int64_t kEnumerableSize = 1024;
+constexpr std::int64_t kEnumerableSize = kWalkedSizeCap;
 
 constexpr auto decode_larger = [](const auto& P, const auto& D, const auto&...) { return P >= 1 && P < D; };
 constexpr auto prefill_larger = [](const auto& P, const auto& D, const auto&...) { return D >= 1 && P > D; };

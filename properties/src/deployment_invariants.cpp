@@ -84,7 +84,7 @@ TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,
             return loadable(P, D, H, mla != 0) && divisible_pair(P, D) && nixl_refuses_unread_replicas(P, D, H, mla != 0);
           }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&) { return mla != 0; })),
-    min_non_vacuous(1.0).size_cap(1024),
+    min_non_vacuous(1.0).size_cap(kWalkedSizeCap),  // every decode rank's plan, every prefill rank
     [](const auto& P, const auto& D, const auto& mla, const auto& H) { return accepted_sizing_is_served_correctly(P, D, H, mla != 0); });
 
 #define TPCHECK_DEPLOYMENT_INVARIANTS(Int) \

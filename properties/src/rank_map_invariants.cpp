@@ -16,8 +16,16 @@ bool valid_pair(const Int& r, const Int& L, const Int& R) {
 }
 
 // The first r in [0, L) with map(r) >= x (L when none): the map is monotone.
+// `guess` is where it should be (the closed form of the correct map): when
+// the map confirms it (map(guess - 1) < x <= map(guess)), monotonicity makes
+// it the answer in two calls; otherwise a binary search finds the true one.
+// Either way the answer is the map's own, not the guess: a wrong map is
+// caught as before, and a case with sizes near 2^320 stays cheap.
 template <ModelInt Int, class Map>
-Int first_reaching(const Int& x, const Int& L, Map map) {
+Int first_reaching(const Int& x, const Int& L, Map map, const Int& guess) {
+  if (guess >= 0 && guess <= L && (guess == L || map(guess) >= x) && (guess == 0 || map(Int(guess - 1)) < x)) {
+    return guess;
+  }
   Int lo = 0;
   Int hi = L;
   while (lo < hi) {
@@ -125,7 +133,10 @@ Verdict fan_in_balanced(const Int& q, const Int& L, const Int& R) {
     failed = failed || !o.ok();
     return o.ok() ? o.value() : Int(0);
   };
-  const Int count = first_reaching(Int(q + 1), L, general) - first_reaching(q, L, general);
+  // Both maps send r to floor(r * R / L) when correct: the first r reaching x is ceil(x * L / R).
+  const auto expected_first = [&](const Int& x) { return std::min(mul_ceil_div<Int>(x, L, R), L); };
+  const Int count = first_reaching(Int(q + 1), L, general, expected_first(Int(q + 1))) -
+                    first_reaching(q, L, general, expected_first(q));
   if (failed) return violated("general_rank failed on a valid rank of (L, R) = (" + render(L) + ", " + render(R) + ")");
   const auto seen_under = [&](const Int& n, const char* map) {
     return "remote rank " + render(q) + " of (L, R) = (" + render(L) + ", " + render(R) + ") has " + render(n) +
@@ -143,7 +154,8 @@ Verdict fan_in_balanced(const Int& q, const Int& L, const Int& R) {
     failed = failed || !o.ok();
     return o.ok() ? o.value() : Int(0);
   };
-  const Int strict_count = first_reaching(Int(q + 1), L, strict) - first_reaching(q, L, strict);
+  const Int strict_count = first_reaching(Int(q + 1), L, strict, expected_first(Int(q + 1))) -
+                           first_reaching(q, L, strict, expected_first(q));
   if (failed) {
     return violated("remote_rank failed on a valid rank of the divisible pair (" + render(L) + ", " + render(R) + ")");
   }

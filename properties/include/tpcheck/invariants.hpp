@@ -25,6 +25,13 @@ namespace tpcheck::inv {
 // The longest window, plan or head range a per-rank predicate walks.
 inline constexpr std::int64_t kMaxWalked = 4096;
 
+// The largest size the random engines (RapidCheck, the fuzzers) draw for a
+// "per configuration" predicate, which visits every rank of both sides (and
+// builds a plan per decode rank): it keeps one case well under a millisecond,
+// so a fuzzer runs thousands a second, while sizes above 64 (the last ranks
+// of large deployments) stay reachable. The sweep enumerates its own bound.
+inline constexpr std::int64_t kWalkedSizeCap = 128;
+
 // §9.1 per rank: remote_rank, general_rank and every window rank lie in
 // [0, R); a window has max(1, R/L) ranks.
 template <ModelInt Int>
