@@ -1,8 +1,8 @@
 #!/bin/bash -eu
 # Builds every tpcheck fuzz target for ClusterFuzzLite (or OSS-Fuzz) into $OUT,
 # each with its seed corpus (fuzz_<t>_seed_corpus.zip: corpus/<t>/seed,
-# regression and coverage, without the .txt notes), dictionary (.dict) and
-# libFuzzer options (.options).
+# regression and coverage, without the .txt notes), dictionary (.dict, for the
+# parser targets) and libFuzzer options (.options).
 #
 # The engine sets CC, CXX, CFLAGS, CXXFLAGS (sanitizer and coverage flags),
 # LIB_FUZZING_ENGINE (the engine's link flags), SRC and OUT. To try it without
@@ -51,8 +51,7 @@ for fuzzer in "$build"/fuzz/fuzz_*; do
     (cd "$stage" && zip -q "$OUT/${name}_seed_corpus.zip" ./*)
   fi
   dict="$project/fuzz/dicts/$target.dict"
-  [[ -f "$dict" ]] || dict="$project/fuzz/dicts/fields.dict"
-  cp "$dict" "$OUT/$name.dict"
+  [[ -f "$dict" ]] && cp "$dict" "$OUT/$name.dict"
   cp "$project/fuzz/options/$name.options" "$OUT/$name.options"
   built=$((built + 1))
 done

@@ -1,97 +1,72 @@
-// Cases per second of the engines' hot paths (Google Benchmark): the whole
-// exhaustive sweep on a small bound, and each family of predicates it calls,
-// so a slow-down or a speed-up is measured, not guessed. items_per_second is
-// predicate calls (cases) per second on one thread.
+// Cases per second of the sweep, measured with Google Benchmark and driven by
+// the registry: the whole sweep on a small bound, each family of SPEC §9, and
+// each entry alone, one thread. items_per_second counts non-vacuous cases
+// (what `tpcheck verify` counts); the counter `vacuous` the others. Rates are
+// per second of the process's CPU time (the sweep runs on a worker thread),
+// so a machine shared with other jobs does not change them much.
 //
-//   build/bench/tpcheck_bench                      # all
-//   build/bench/tpcheck_bench --benchmark_filter=Differential
+//   build/bench/tpcheck_bench                                   # all
+//   build/bench/tpcheck_bench --benchmark_filter=Family/      # one line per family
+//   build/bench/tpcheck_bench --benchmark_filter=Entry/PlanFollowsTheHeadByHeadRule
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "sweep.hpp"
-#include "tpcheck/invariants.hpp"
 
 namespace {
 
-using I = std::int64_t;
-using tpcheck::inv::Violation;
+using tpcheck::inv::Entry;
 
-// Runs `per_pair` on every pair (L, R) in [1, n]^2; counts the cases it made.
-template <class PerPair>
-void over_pairs(benchmark::State& state, PerPair per_pair) {
-  const I n = state.range(0);
-  std::int64_t cases = 0;
+// Runs the sweep over `entries` at the bound and reports its cases.
+void sweep(benchmark::State& state, const std::vector<const Entry*>& entries, std::int64_t max_tp, std::int64_t max_heads) {
+  std::uint64_t non_vacuous = 0;
+  std::uint64_t vacuous = 0;
   for (auto _ : state) {
-    for (I L = 1; L <= n; ++L) {
-      for (I R = 1; R <= n; ++R) cases += per_pair(L, R);
-    }
+    const tpcheck::sweep::Result r = tpcheck::sweep::run({{max_tp, max_heads}, 1, entries});
+    non_vacuous += r.non_vacuous();
+    for (const auto& e : r.entries) vacuous += e.tally.vacuous;
   }
-  state.SetItemsProcessed(cases);
+  state.SetItemsProcessed(static_cast<std::int64_t>(non_vacuous));
+  state.counters["vacuous"] = benchmark::Counter(static_cast<double>(vacuous), benchmark::Counter::kIsRate);
 }
 
-void Sweep(benchmark::State& state) {
-  std::uint64_t cases = 0;
-  for (auto _ : state) cases += tpcheck::sweep::run({state.range(0), state.range(0), 1}).cases();
-  state.SetItemsProcessed(static_cast<std::int64_t>(cases));
-}
-BENCHMARK(Sweep)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime();  // the sweep runs on its own thread
-
-void RankMapPredicates(benchmark::State& state) {
-  over_pairs(state, [](I L, I R) {
-    for (I r = 0; r < L; ++r) {
-      benchmark::DoNotOptimize(tpcheck::inv::rank_map_errors_exactly_where_due(r, L, R));
-      benchmark::DoNotOptimize(tpcheck::inv::mapped_rank_in_bounds(r, L, R));
-      benchmark::DoNotOptimize(tpcheck::inv::round_trip_returns_home(r, L, R));
-      benchmark::DoNotOptimize(tpcheck::inv::windows_are_dual(r, L, R));
+// One benchmark for the whole sweep, one per family, one per entry.
+void register_all() {
+  const std::vector<const Entry*> all = tpcheck::sweep::swept_entries();
+  benchmark::RegisterBenchmark("Sweep/24", [all](benchmark::State& s) { sweep(s, all, 24, 24); })
+      ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+  for (int f = 0; f <= static_cast<int>(tpcheck::inv::Family::PortsAndHosts); ++f) {
+    const auto family = static_cast<tpcheck::inv::Family>(f);
+    std::vector<const Entry*> members;
+    for (const Entry* e : all) {
+      if (e->family == family) members.push_back(e);
     }
-    return 4 * L;
-  });
-}
-BENCHMARK(RankMapPredicates)->Arg(48);
-
-void FanIn(benchmark::State& state) {
-  over_pairs(state, [](I L, I R) {
-    for (I q = 0; q < R; ++q) benchmark::DoNotOptimize(tpcheck::inv::fan_in_balanced(q, L, R));
-    return R;
-  });
-}
-BENCHMARK(FanIn)->Arg(48);
-
-void Differential(benchmark::State& state) {
-  over_pairs(state, [](I L, I R) {
-    for (I r = 0; r < L; ++r) {
-      benchmark::DoNotOptimize(tpcheck::inv::int64_agrees_with_cpp_int("remote_rank", {r, L, R}));
+    if (members.empty()) continue;
+    // "§9.2 fan-in" becomes "Family/9.2_fan-in".
+    std::string name = "Family/";
+    for (const char c : std::string(tpcheck::inv::family_name(family)).substr(std::string("§").size())) {
+      name += c == ' ' ? '_' : c;
     }
-    return L;
-  });
+    benchmark::RegisterBenchmark(name.c_str(), [members](benchmark::State& s) { sweep(s, members, 24, 24); })
+        ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+  }
+  for (const Entry* e : all) {
+    benchmark::RegisterBenchmark((std::string("Entry/") + e->name).c_str(),
+                                 [e](benchmark::State& s) { sweep(s, {e}, 24, 24); })
+        ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+  }
 }
-BENCHMARK(Differential)->Arg(48);
-
-void HeadGuards(benchmark::State& state) {
-  over_pairs(state, [](I L, I R) {
-    for (I H = 0; H <= 64; ++H) benchmark::DoNotOptimize(tpcheck::inv::guards_decide_as_specified(L, R, H, false));
-    return 65;
-  });
-}
-BENCHMARK(HeadGuards)->Arg(32);
-
-void PlanPredicates(benchmark::State& state) {
-  over_pairs(state, [](I P, I D) {
-    std::int64_t cases = 0;
-    for (const I H : {I(1), I(2), I(8), I(64)}) {
-      if (!tpcheck::inv::heads_shard(P, H) || !tpcheck::inv::heads_shard(D, H)) continue;
-      for (I d = 0; d < D; ++d) {
-        benchmark::DoNotOptimize(tpcheck::inv::plan_partitions_own_heads(d, P, D, H, false));
-        benchmark::DoNotOptimize(tpcheck::inv::plan_matches_head_by_head_rule(d, P, D, H, false));
-        cases += 2;
-      }
-    }
-    return cases;
-  });
-}
-BENCHMARK(PlanPredicates)->Arg(32);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -13,7 +13,7 @@ void print_operations(std::ostream& out) {
   out << "operations:\n";
   for (const auto& info : operation_infos()) {
     out << "  " << info.name;
-    for (auto p : info.params) out << " " << p;
+    for (const Param& p : info.params) out << " " << p.name;
     out << "\n";
   }
 }
@@ -21,11 +21,11 @@ void print_operations(std::ostream& out) {
 // Every line gets one output line, in order; a line that is not a valid call
 // prints "UsageError: ..." in its place and makes the exit status 2, so a
 // caller reading line by line never falls out of step.
-int run_batch() {
+int run_batch(ModelType type) {
   int status = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
-    const Evaluation e = evaluate_line(line);
+    const Evaluation e = evaluate_line(line, type);
     if (e.ok) {
       std::cout << e.text << "\n";
     } else {
@@ -39,13 +39,29 @@ int run_batch() {
 
 }  // namespace
 
-int eval_command(const std::vector<std::string>& args) {
+constexpr const char* kEvalUsage =
+    "usage: tpcheck eval [--model int16|int64|cpp_int] OP ARGS...\n"
+    "       tpcheck eval [--model int16|int64|cpp_int] --batch < lines\n"
+    "  Without --model the model runs in int64 when every argument fits, in cpp_int otherwise.\n";
+
+int eval_command(const std::vector<std::string>& all_args) {
+  std::vector<std::string> args = all_args;
+  ModelType type = ModelType::Auto;
+  if (!args.empty() && args[0] == "--model") {
+    const std::optional<ModelType> named = args.size() > 1 ? model_type_named(args[1]) : std::nullopt;
+    if (!named) {
+      std::cerr << "tpcheck eval: --model expects int16, int64 or cpp_int\n";
+      return 2;
+    }
+    type = *named;
+    args.erase(args.begin(), args.begin() + 2);
+  }
   if (args.empty()) {
     std::cerr << "tpcheck eval: expected OP ARGS... or --batch (see tpcheck eval --help)\n";
     return 2;
   }
   if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: tpcheck eval OP ARGS...   |   tpcheck eval --batch < lines\n";
+    std::cout << kEvalUsage;
     print_operations(std::cout);
     return 0;
   }
@@ -54,9 +70,9 @@ int eval_command(const std::vector<std::string>& args) {
       std::cerr << "tpcheck eval: --batch takes no further arguments\n";
       return 2;
     }
-    return run_batch();
+    return run_batch(type);
   }
-  const Evaluation e = evaluate(args[0], std::vector<std::string>(args.begin() + 1, args.end()));
+  const Evaluation e = evaluate(args[0], std::vector<std::string>(args.begin() + 1, args.end()), type);
   if (!e.ok) {
     std::cerr << "tpcheck eval: " << e.text << "\n";
     return 2;

@@ -27,6 +27,15 @@ std::variant<VerifyOptions, std::string> parse_verify_options(const std::vector<
       options.help = true;
       continue;
     }
+    if (flag == "--list") {
+      options.list = true;
+      continue;
+    }
+    if (flag == "--invariant") {
+      if (i + 1 == args.size()) return flag + " needs a value";
+      options.invariants.push_back(args[++i]);
+      continue;
+    }
     // The bounds keep a run finite: the sweep is O(max_tp^3 * heads).
     struct Numeric {
       const char* name;

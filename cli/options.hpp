@@ -19,11 +19,13 @@ struct VerifyOptions {
   std::int64_t max_tp = 256;
   std::int64_t max_heads = 256;
   int threads = 0;  // 0: one per core
+  std::vector<std::string> invariants;  // --invariant NAME...: only these (empty: all)
+  bool list = false;                    // --list: print the registry instead
   bool json = false;
   bool help = false;
 };
 
-// `verify [--max-tp N] [--max-heads N] [--threads N] [--json]`
+// `verify [--max-tp N] [--max-heads N] [--threads N] [--invariant NAME]... [--list] [--json]`
 std::variant<VerifyOptions, std::string> parse_verify_options(const std::vector<std::string>& args);
 
 // The largest TP size or head count the operator commands take: far beyond any

@@ -71,6 +71,12 @@ void check_verify_options(const std::vector<std::string>& args) {
   check("--max-tp", o.max_tp, defaults.max_tp, 1, 4096);
   check("--max-heads", o.max_heads, defaults.max_heads, 1, 4096);
   check("--threads", o.threads, defaults.threads, 1, 256);
+  // --list is a flag; each --invariant name is the argument after one.
+  if (o.list != has(args, "--list")) fail(args, "--list read as " + std::string(o.list ? "given" : "absent"));
+  for (const std::string& name : o.invariants) {
+    const auto at = std::find(args.begin(), args.end(), name);
+    if (at == args.begin() || at == args.end()) fail(args, "--invariant '" + name + "' is not an argument after a flag");
+  }
 }
 
 // Exactly one head source; the one given was an argument and is in bounds.

@@ -20,7 +20,7 @@
 namespace {
 
 void check(bool holds, const std::string& what) {
-  tpcheck::fuzz::require(holds ? tpcheck::inv::Violation{} : tpcheck::inv::Violation{what}, "conform protocol");
+  tpcheck::fuzz::require(holds ? tpcheck::fuzz::Violation{} : tpcheck::fuzz::Violation{what}, "conform protocol");
 }
 
 bool same(const tpcheck::conform::Frame& a, const tpcheck::conform::Frame& b) {

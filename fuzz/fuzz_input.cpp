@@ -85,14 +85,6 @@ void FuzzInput::note(std::string_view name, const std::string& value) {
   g_trace += std::string(name) + "=" + value;
 }
 
-BigInt FuzzInput::integer(std::string_view name) {
-  const std::uint8_t mode = byte();
-  const std::uint64_t x = payload();
-  previous_ = from_mode(mode, x, previous_);
-  note(name, previous_.str());
-  return previous_;
-}
-
 std::int64_t FuzzInput::int64(std::string_view name) {
   const std::uint8_t mode = byte();
   const std::uint64_t x = payload();
@@ -103,66 +95,13 @@ std::int64_t FuzzInput::int64(std::string_view name) {
   return wrapped;
 }
 
-BigInt FuzzInput::rank_below(std::string_view name, const BigInt& bound) {
-  const std::uint8_t mode = byte();
-  const std::uint64_t x = payload();
-  BigInt r;
-  const unsigned rule = mode & 0x0F;
-  if (bound <= 0 || rule >= 14) {
-    r = from_mode(static_cast<std::uint8_t>(mode >> 4), x, previous_);
-  } else if (rule <= 9) {
-    r = (bound * x) >> 64;  // spread over the whole of [0, bound)
-  } else if (rule == 10) {
-    r = BigInt(x % 4);  // the first ranks
-  } else if (rule == 11) {
-    r = bound - 1 - BigInt(x % 4);  // the last ranks
-  } else if (rule == 12) {
-    r = bound;  // just past the end
-  } else {
-    r = BigInt(-1 - static_cast<std::int64_t>(x % 3));
-  }
-  previous_ = r;
-  note(name, r.str());
-  return r;
-}
-
-BigInt FuzzInput::heads_for(std::string_view name, const BigInt& P, const BigInt& D) {
-  const std::uint8_t mode = byte();
-  const std::uint64_t x = payload();
-  const unsigned rule = mode & 0x0F;
-  BigInt h;
-  if (P <= 0 || D <= 0 || rule >= 12) {
-    h = from_mode(static_cast<std::uint8_t>(mode >> 4), x, previous_);
-  } else if (rule <= 3) {
-    // A divisor of both sides: every rank of both holds whole replicated heads.
-    const BigInt g = boost::multiprecision::gcd(P, D);
-    h = g / boost::multiprecision::gcd(g, BigInt(1 + x % 16));
-  } else if (rule <= 7) {
-    // A multiple of both sides: both split the heads.
-    h = BigInt(P / boost::multiprecision::gcd(P, D) * D * (1 + x % 8));
-  } else if (rule <= 9) {
-    h = (x & 1) ? D : P;
-  } else {
-    h = BigInt((rule == 10 ? P : D) * (1 + x % 4));
-  }
-  previous_ = h;
-  note(name, h.str());
-  return h;
-}
-
-bool FuzzInput::flag(std::string_view name) {
-  const bool on = (byte() & 1) != 0;
-  note(name, on ? "1" : "0");
-  return on;
-}
-
-std::size_t FuzzInput::choice(std::string_view name, const std::vector<std::string_view>& labels) {
-  const std::size_t picked = byte() % labels.size();
-  note(name, std::string(labels[picked]));
-  return picked;
-}
-
 void FuzzInput::describe(bool on) { g_describe = on; }
+
+void FuzzInput::append_trace(const std::string& text) {
+  if (!g_describe) return;
+  if (!g_trace.empty()) g_trace += ' ';
+  g_trace += text;
+}
 
 std::string FuzzInput::take_trace() {
   std::string out;

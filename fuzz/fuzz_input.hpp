@@ -1,4 +1,5 @@
-// Decodes a fuzzer's bytes into model inputs.
+// Decodes a fuzzer's bytes into integers (fuzz_cli_options), and the trace
+// of what every target decoded.
 //
 // Every integer is one fixed-width field of 9 bytes: a mode byte, then a
 // little-endian 64-bit payload x. Because fields never change width, a
@@ -20,14 +21,9 @@
 //   14   power       +-(2^(x % 200) + (x >> 8) % 3 - 1), minus when the high bit is set
 //   15   any small   x % 2^16, minus when the high bit is set
 //
-// A rank field (rank_below) is the same 9 bytes, read against a bound: mostly
-// a rank inside [0, bound) spread over the whole range, sometimes exactly on
-// or just past its edges. A head count (heads_for) favours counts that shard
-// over both sides. Flags and choices take one byte.
-//
-// With describe() on (or TPCHECK_FUZZ_DESCRIBE set), every decoded field is appended to a text trace
-// ("L=8 R=4 r=5 mla=0"), which the replay driver prints as the readable form
-// of an input (corpus/*/regression/*.txt).
+// With describe() on (or TPCHECK_FUZZ_DESCRIBE set), every decoded field is
+// appended to a text trace ("lo=8 hi=4"), which the replay driver prints as
+// the readable form of an input; other decoders add theirs with append_trace.
 #pragma once
 
 #include <cstddef>
@@ -46,27 +42,15 @@ class FuzzInput {
 
   FuzzInput(const std::uint8_t* data, std::size_t size);
 
-  // An integer of any width and sign (modes above).
-  BigInt integer(std::string_view name);
-
   // An integer of any width, but wrapped to its low 64 bits (two's complement).
   std::int64_t int64(std::string_view name);
-
-  // A rank for a side of `bound` ranks: usually in [0, bound).
-  BigInt rank_below(std::string_view name, const BigInt& bound);
-
-  // A KV head count, usually one that shards over both P and D ranks.
-  BigInt heads_for(std::string_view name, const BigInt& P, const BigInt& D);
-
-  bool flag(std::string_view name);
-
-  // One of the labels (at least one), from one byte; the trace shows the label.
-  std::size_t choice(std::string_view name, const std::vector<std::string_view>& labels);
 
   // Turns the trace on for every FuzzInput (the replay driver's --describe)
   // and hands out the trace of the current input.
   static void describe(bool on);
   static std::string take_trace();
+  // Adds a decoded input's readable form to the trace (when it is on).
+  static void append_trace(const std::string& text);
 
  private:
   std::uint8_t byte();

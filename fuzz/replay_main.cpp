@@ -2,12 +2,14 @@
 // target builds with any compiler and CI runs the committed corpus through it
 // (`ctest -L corpus`), under sanitizers when the build has them.
 //
-//   fuzz_<target> [--describe] PATH...
+//   fuzz_<target> [--describe] [--assert-coverage] PATH...
 //
 // Each PATH is an input file or a directory searched recursively; *.txt and
 // *.md files are the corpus's readable notes, not inputs. A violated invariant
 // aborts (as under libFuzzer). With --describe, each input's decoded fields
-// are printed, one line per input: the readable form of a corpus file.
+// are printed, one line per input: the readable form of a corpus file. With
+// --assert-coverage (registry targets), the replay then fails unless the
+// inputs met every kind each entry declares, with its non-vacuous share.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -17,9 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
 
 namespace fs = std::filesystem;
+
+// The libFuzzer entry point every target defines, and the coverage report the
+// registry targets add (registry_driver.hpp).
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+extern "C" int tpcheck_fuzz_report_coverage() __attribute__((weak));
 
 namespace {
 
@@ -62,13 +69,16 @@ bool read_file(const fs::path& p, std::vector<std::uint8_t>& bytes) {
 int main(int argc, char** argv) {
   const std::string self = fs::path(argv[0]).filename().string();
   bool describe = false;
+  bool assert_coverage = false;
   std::vector<std::string> roots;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--describe") {
       describe = true;
+    } else if (arg == "--assert-coverage") {
+      assert_coverage = true;
     } else if (arg == "--help" || arg == "-h") {
-      std::cout << "usage: " << self << " [--describe] PATH...   (replay inputs; directories recursively)\n";
+      std::cout << "usage: " << self << " [--describe] [--assert-coverage] PATH...   (replay inputs; directories recursively)\n";
       return 0;
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << self << ": unknown option '" << arg << "' (this is the replay build; libFuzzer flags need "
@@ -77,6 +87,10 @@ int main(int argc, char** argv) {
     } else {
       roots.push_back(arg);
     }
+  }
+  if (assert_coverage && !tpcheck_fuzz_report_coverage) {
+    std::cerr << self << ": --assert-coverage needs a registry target (fuzz_invariants, fuzz_differential)\n";
+    return 2;
   }
   if (roots.empty()) {
     std::cerr << self << ": expected at least one input file or directory\n";
@@ -104,5 +118,8 @@ int main(int argc, char** argv) {
     }
   }
   std::cout << self << ": replayed " << replayed << " inputs, no invariant violated\n";
-  return 0;
+  if (!assert_coverage) return 0;
+  const int covered = tpcheck_fuzz_report_coverage();
+  std::cout << self << ": " << (covered == 0 ? "every entry covered" : "coverage missing (see above)") << "\n";
+  return covered;
 }

@@ -1,24 +1,22 @@
 #!/usr/bin/env python3
-"""Writes the hand-chosen seed inputs of every fuzz target (corpus/<target>/seed/).
+"""Writes the hand-chosen seed inputs of the parser fuzz targets
+(corpus/{eval_line,cli_options,conform_protocol}/seed/): lines, arguments and
+protocol replies as text. cli_options seeds start with two integer fields in
+the byte format of fuzz/fuzz_input.hpp (a mode byte and a little-endian 64-bit
+payload).
 
-Each seed is a readable list of named fields, encoded in the byte format of
-fuzz/fuzz_input.hpp (9-byte integer fields: a mode byte and a little-endian
-64-bit payload; one-byte flags and choices). The text targets (eval_line,
-cli_options) take their seeds as text.
+The registry targets (invariants, differential) take their seeds from the
+registry itself: build/fuzz/tpcheck_fuzz_seeds --write corpus.
 
-  scripts/fuzz_seeds.py                 rewrite corpus/*/seed/ from this file
+  scripts/fuzz_seeds.py                 rewrite those seed directories from this file
   scripts/fuzz_seeds.py --check BUILD   check that the committed seeds are
-                                        exactly what this file writes, and
-                                        that the replay binaries in
-                                        BUILD/fuzz decode every binary seed to
-                                        the fields named here (--describe)
+                                        exactly what this file writes
 
 Standard library only; python3 >= 3.9.
 """
 
 import argparse
 import struct
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,15 +25,15 @@ CORPUS = ROOT / "corpus"
 MASK64 = (1 << 64) - 1
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
-# --- the field encodings of fuzz/fuzz_input.cpp ------------------------------
+# --- the integer fields of fuzz/fuzz_input.cpp -------------------------------
 
 
 def _field(mode, payload):
     return bytes([mode]) + (payload & MASK64).to_bytes(8, "little")
 
 
-def _integer_mode(v, allow_high_nibble=True):
-    """(mode, payload) whose integer rule yields exactly v."""
+def _integer_mode(v):
+    """(mode, payload) whose rule in FuzzInput::int64 yields exactly v (an int64)."""
     if 0 <= v <= 8:
         return 0, v
     if 0 <= v <= 1024:
@@ -44,187 +42,17 @@ def _integer_mode(v, allow_high_nibble=True):
         return 13, -1 - v
     if INT64_MIN <= v <= INT64_MAX:
         return 10, v
-    for high in range(16 if allow_high_nibble else 1):
-        shift = 64 + 4 * high
-        if v % (1 << shift) == 0 and INT64_MIN <= v >> shift <= INT64_MAX:
-            return 12 | (high << 4), v >> shift
-    magnitude, minus = abs(v), v < 0
-    if minus and not allow_high_nibble:
-        raise ValueError(f"{v} has no encoding without a high nibble")
-    for delta in (-1, 0, 1):
-        e = (magnitude - delta).bit_length() - 1
-        if 0 <= e < 200 and (1 << e) + delta == magnitude:
-            # x % 200 is the exponent and (x >> 8) % 3 - 1 the offset.
-            x = next(x for x in range(e, 1 << 20, 200) if (x >> 8) % 3 == delta + 1)
-            return 14 | (0x80 if minus else 0), x
-    raise ValueError(f"no exact encoding for {v}")
+    raise ValueError(f"{v} is not an int64")
 
 
 class Field:
     def __init__(self, name, value, data):
         self.name, self.value, self.data = name, value, data
 
-    def describe(self):
-        return f"{self.name}={self.value}"
-
 
 def integer(name, v):
-    """FuzzInput::integer (and ::int64 for values that fit)."""
+    """FuzzInput::int64's field for v."""
     return Field(name, v, _field(*_integer_mode(v)))
-
-
-def rank(name, v):
-    """FuzzInput::rank_below: rules 14-15 read the high nibble as an integer rule."""
-    mode, payload = _integer_mode(v, allow_high_nibble=False)
-    return Field(name, v, _field((mode << 4) | 14, payload))
-
-
-def heads(name, v):
-    """FuzzInput::heads_for: rules 12-15 read the high nibble as an integer rule."""
-    mode, payload = _integer_mode(v, allow_high_nibble=False)
-    return Field(name, v, _field((mode << 4) | 12, payload))
-
-
-def flag(name, on):
-    return Field(name, 1 if on else 0, bytes([1 if on else 0]))
-
-
-OPERATIONS = ["remote_rank", "general_rank", "tp_ratio", "window", "heads", "kv_heads_guard",
-              "kv_heads_guard_strict", "plan", "readers", "single_readers", "port_offset", "host_index"]
-
-
-def operation(name):
-    return Field("op", name, bytes([OPERATIONS.index(name)]))
-
-
-# --- the seeds ---------------------------------------------------------------
-
-P63 = 1 << 63
-
-
-def rank_maps_seeds():
-    def s(L, R, r, q):
-        return [integer("L", L), integer("R", R), rank("r", r), rank("q", q)]
-    return {
-        "equal_sizes": s(4, 4, 2, 1),
-        "local_larger_8_to_4": s(8, 4, 5, 3),
-        "remote_larger_4_to_8": s(4, 8, 3, 7),
-        "remote_not_multiple_4_6": s(4, 6, 0, 5),
-        "local_not_multiple_6_4": s(6, 4, 0, 0),
-        "rank_error_before_divisibility": s(4, 6, 5, 0),
-        "rank_negative": s(4, 2, -1, 0),
-        "rank_at_bound": s(8, 2, 8, 2),
-        "sizes_not_positive": s(0, 6, -1, 0),
-        "sizes_negative": s(-3, -7, 0, 0),
-        "non_divisible_1000_7": s(1000, 7, 999, 6),
-        "non_divisible_7_1000": s(7, 1000, 6, 999),
-        "int64_max_to_1": s(INT64_MAX, 1, INT64_MAX - 1, 0),
-        "int64_large_divisible": s(1 << 62, 1 << 61, (1 << 62) - 1, (1 << 61) - 1),
-        "int64_products_overflow": s(INT64_MAX - 1, INT64_MAX, INT64_MAX - 2, INT64_MAX - 1),
-        "wide_window_1_to_2p40": s(1, 1 << 40, 0, (1 << 40) - 1),
-        "beyond_64_divisible": s(1 << 100, 1 << 64, (1 << 100) - 1, 12345),
-        "beyond_64_non_divisible": s((1 << 100) + 1, 3 << 64, 1 << 99, 7),
-        "int64_min_sizes": s(INT64_MIN, INT64_MIN, 0, 0),
-    }
-
-
-def heads_counts_ports_seeds():
-    def s(L, R, H, mla, h=0, p=0, dp=0, t=0, dp_size=1, hosts=1, base=1000):
-        return [integer("L", L), integer("R", R), heads("H", H), flag("mla", mla), rank("h", h), rank("p", p),
-                integer("dp", dp), rank("t", t), integer("dp_size", dp_size), integer("hosts", hosts),
-                integer("base", base)]
-    return {
-        "guard_equal_sizes_4_4_8": s(4, 4, 8, False, h=7, p=3, t=3),
-        "guard_replicated_8_4_4": s(8, 4, 4, False, h=3, p=6, dp=1, t=2, dp_size=2, hosts=2),
-        "guard_replicated_4_8_4": s(4, 8, 4, False, h=2, p=1, t=7, dp_size=2, hosts=2),
-        "guard_mla_2_4_4": s(2, 4, 4, True, h=1, p=1, t=3),
-        "guard_rejects_4_2_4": s(4, 2, 4, False, h=3, p=2, t=1),
-        "guard_rejects_2_4_4": s(2, 4, 4, False, h=0, p=1, t=2),
-        "guard_upstream_accepts_0_0_5": s(0, 0, 5, False, h=4),
-        "guard_not_positive": s(3, 5, 0, False),
-        "counts_producer_without_readers_4_2": s(4, 2, 2, False, h=1, p=3, t=1),
-        "counts_consumer_not_multiple_4_6": s(4, 6, 2, False, p=3, t=5),
-        "counts_producer_not_multiple_6_4": s(6, 4, 2, False, p=5, t=3),
-        "counts_rank_out_of_range": s(4, 8, 8, False, p=4, t=8),
-        "ports_known_3_5_16": s(16, 16, 16, False, h=5, p=5, dp=3, t=5, dp_size=4, hosts=4, base=50000),
-        "ports_tp_size_zero": s(8, 0, 8, False, dp=1, t=0),
-        "ports_dp_negative": s(4, 4, 4, False, dp=-1, t=1),
-        "ports_overflow_65535": s(8, 16, 16, False, dp=7, t=15, dp_size=8, hosts=2, base=65500),
-        "ports_fit_exactly": s(4, 4, 4, False, dp=1, t=3, dp_size=2, base=65528),
-        "hosts_not_spread_8_over_3": s(8, 4, 8, False, p=7, t=3, hosts=3),
-        "hosts_more_than_ranks": s(2, 4, 4, False, t=3, hosts=8),
-        "int64_huge_ports": s(INT64_MAX, INT64_MAX, INT64_MAX, False, h=1 << 62, p=1 << 62, dp=INT64_MAX,
-                              t=INT64_MAX - 1, dp_size=INT64_MAX, hosts=INT64_MAX, base=INT64_MAX),
-        "beyond_64_sizes": s(1 << 90, 1 << 80, 1 << 100, False, h=(1 << 100) - 1, p=(1 << 90) - 1, dp=1 << 70,
-                             t=(1 << 80) - 1, dp_size=1 << 64, hosts=1 << 66, base=1 << 64),
-        "beyond_64_mla": s(3 << 64, 1 << 64, 1 << 64, True, t=(1 << 64) - 1, hosts=1 << 64),
-    }
-
-
-def plan_seeds():
-    def s(P, D, H, mla, d=0):
-        return [integer("P", P), integer("D", D), heads("H", H), flag("mla", mla), rank("d", d)]
-    return {
-        "nixl_example_4_2_h2": s(4, 2, 2, False, 1),
-        "non_divisible_4_6_h2": s(4, 6, 2, False, 5),
-        "non_divisible_4_6_mla": s(4, 6, 8, True, 3),
-        "two_sources_4_6_h12": s(4, 6, 12, False, 1),
-        "decode_larger_2_4_h8": s(2, 4, 8, False, 3),
-        "prefill_larger_8_2_h16": s(8, 2, 16, False, 1),
-        "replicated_8_4_h2": s(8, 4, 2, False, 3),
-        "replicated_both_16_8_h1": s(16, 8, 1, False, 7),
-        "equal_sizes_4_4_h8": s(4, 4, 8, False, 2),
-        "heads_not_shardable_4_6_h5": s(4, 6, 5, False, 0),
-        "heads_zero": s(4, 4, 0, False, 0),
-        "heads_zero_mla": s(4, 2, 0, True, 1),
-        "prefill_size_zero": s(0, 4, 4, False, 0),
-        "decode_size_negative": s(4, -2, 4, False, 0),
-        "decode_rank_out_of_range": s(4, 8, 8, False, 8),
-        "sweep_60_64_h960": s(60, 64, 960, False, 63),
-        "sweep_replicated_48_64_h16": s(48, 64, 16, False, 5),
-        "sampled_256_192_h64": s(256, 192, 64, False, 191),
-        "sampled_250_256_h32000": s(250, 256, 32000, False, 17),
-        "large_2p40_2p39_h2p41": s(1 << 40, 1 << 39, 1 << 41, False, (1 << 39) - 1),
-        "large_replicated_2p40_3": s(3 << 40, 3, 3, False, 2),
-        "long_plan_not_listed": s(1 << 30, 1, 1 << 30, False, 0),
-        "beyond_64_split_heads": s(1, 1, 1 << 100, False, 0),
-        "beyond_64_sizes": s(1 << 100, 1 << 99, 1 << 101, False, (1 << 99) - 1),
-        "beyond_64_mla": s(3 << 64, 1 << 64, 1, True, 12345),
-    }
-
-
-def differential_seeds():
-    def s(op, *args):
-        fields = [operation(op)]
-        params = {"remote_rank": "r L R", "general_rank": "r L R", "tp_ratio": "L R", "window": "r L R",
-                  "heads": "r T H", "kv_heads_guard": "L R H MLA", "kv_heads_guard_strict": "L R H MLA",
-                  "plan": "d P D H MLA", "readers": "p P D H MLA", "single_readers": "p P D",
-                  "port_offset": "DP_RANK TP_RANK TP_SIZE", "host_index": "q T HOSTS"}[op].split()
-        assert len(params) == len(args), op
-        for name, v in zip(params, args):
-            fields.append(flag(name, v) if name == "MLA" else integer(name, v))
-        return fields
-    return {
-        "remote_rank_8_4": s("remote_rank", 5, 8, 4),
-        "remote_rank_error": s("remote_rank", 0, 4, 6),
-        "general_rank_large": s("general_rank", INT64_MAX - 1, INT64_MAX, INT64_MAX - 1),
-        "tp_ratio_int64_min": s("tp_ratio", INT64_MIN, -1),
-        "tp_ratio_negative_ratio": s("tp_ratio", 2, 1 << 62),
-        "window_2_of_4": s("window", 0, 2, 4),
-        "window_too_long": s("window", 0, 1, 1 << 40),
-        "heads_large": s("heads", INT64_MAX - 1, INT64_MAX, 1),
-        "guard_rejects": s("kv_heads_guard", 4, 2, 4, 0),
-        "guard_strict_mla": s("kv_heads_guard_strict", 0, 0, 5, 1),
-        "plan_two_sources": s("plan", 1, 4, 6, 12, 0),
-        "plan_large": s("plan", (1 << 61) - 1, 1 << 62, 1 << 61, 1 << 62, 0),
-        "readers_mla": s("readers", 3, 4, 6, 0, 1),
-        "readers_large": s("readers", (1 << 62) - 1, 1 << 62, 3 << 61, 1, 0),
-        "single_readers_zero": s("single_readers", 3, 4, 2),
-        "port_offset_overflows_int64": s("port_offset", INT64_MAX, INT64_MAX - 1, INT64_MAX),
-        "port_offset_unknown_tp": s("port_offset", 0, 0, 0),
-        "host_index_not_spread": s("host_index", 7, 8, 3),
-        "host_index_min": s("host_index", INT64_MIN, INT64_MIN, INT64_MIN),
-    }
 
 
 def eval_line_seeds():
@@ -261,6 +89,7 @@ def cli_options_seeds():
     return {
         "all_options": s(1, 4096, "--max-tp", "8", "--max-heads", "16", "--threads", "2", "--json"),
         "help": s(1, 10, "--help"),
+        "verify_invariants_and_list": s(1, 10, "--invariant", "RoundTripReturnsHome", "--invariant", "--list", "--list"),
         "unknown_option": s(0, 100, "--frobnicate"),
         "missing_value": s(1, 4096, "--max-tp"),
         "value_too_large": s(1, 4096, "--max-tp", "4097"),
@@ -292,41 +121,6 @@ def cli_options_seeds():
     }
 
 
-def fields_dictionary():
-    """The libFuzzer dictionary of the binary targets: whole 9-byte fields with
-    values the model branches on, so a mutation can drop one in place."""
-    entries = {
-        "int64 max": integer("v", INT64_MAX), "int64 min": integer("v", INT64_MIN),
-        "int64 max - 1": integer("v", INT64_MAX - 1), "2^62": integer("v", 1 << 62),
-        "2^64": integer("v", 1 << 64), "2^100 + 1": integer("v", (1 << 100) + 1),
-        "-(2^70)": integer("v", -(1 << 70)), "1001": integer("v", 1001), "1024": integer("v", 1024),
-        "65535": integer("v", 65535), "-1": integer("v", -1),
-        "rank: last": Field("r", None, _field(11, 0)), "rank: just past the end": Field("r", None, _field(12, 0)),
-        "rank: -1": Field("r", None, _field(13, 0)),
-        "heads: gcd of both sides": Field("H", None, _field(0, 0)),
-        "heads: lcm of both sides": Field("H", None, _field(4, 0)),
-    }
-    for k in (2, 3, 7):
-        entries[f"previous * {k}"] = Field("v", None, _field(8, k - 1))
-        entries[f"previous / gcd(previous, {k})"] = Field("v", None, _field(9, k - 1))
-    for delta in (-1, 1):
-        entries[f"previous {delta:+d}"] = Field("v", None, _field(11, delta + 2))
-    lines = ["# libFuzzer dictionary of the binary fuzz targets, written by scripts/fuzz_seeds.py:",
-             "# whole fields in the format of fuzz/fuzz_input.hpp."]
-    for what, f in entries.items():
-        lines.append(f"# {what}")
-        lines.append('"' + "".join(f"\\x{b:02x}" for b in f.data) + '"')
-    return "\n".join(lines) + "\n"
-
-
-DICTIONARY = ROOT / "fuzz" / "dicts" / "fields.dict"
-
-BINARY_TARGETS = {
-    "rank_maps": rank_maps_seeds,
-    "heads_counts_ports": heads_counts_ports_seeds,
-    "plan": plan_seeds,
-    "differential": differential_seeds,
-}
 def conform_protocol_seeds():
     """Frames a conformance child may write (conform/.../protocol.hpp), split ones, garbage."""
     def u32s(*values):
@@ -379,14 +173,8 @@ if (ROOT / "conform" / "CMakeLists.txt").is_file():
 
 
 def all_seeds():
-    """{target: {seed name: (bytes, expected --describe trace or None)}}"""
-    out = {}
-    for target, make in BINARY_TARGETS.items():
-        out[target] = {name: (b"".join(f.data for f in fields), " ".join(f.describe() for f in fields))
-                       for name, fields in make().items()}
-    for target, make in TEXT_TARGETS.items():
-        out[target] = {name: (data, None) for name, data in make().items()}
-    return out
+    """{target: {seed name: bytes}}"""
+    return {target: make() for target, make in TEXT_TARGETS.items()}
 
 
 def write():
@@ -396,41 +184,27 @@ def write():
         for old in directory.iterdir():
             if old.is_file() and old.name not in seeds:
                 old.unlink()
-        for name, (data, _) in seeds.items():
+        for name, data in seeds.items():
             (directory / name).write_bytes(data)
         print(f"{directory.relative_to(ROOT)}: {len(seeds)} seeds")
-    DICTIONARY.write_text(fields_dictionary())
-    print(f"{DICTIONARY.relative_to(ROOT)}: written")
 
 
-def check(build):
+def check(_build):
     problems = []
     for target, seeds in all_seeds().items():
         directory = CORPUS / target / "seed"
         committed = {p.name for p in directory.iterdir() if p.is_file()} if directory.is_dir() else set()
         if committed != set(seeds):
             problems.append(f"{directory}: files {sorted(committed ^ set(seeds))} differ from this script's seeds")
-        for name, (data, expected) in seeds.items():
+        for name, data in seeds.items():
             path = directory / name
             if path.is_file() and path.read_bytes() != data:
                 problems.append(f"{path}: bytes differ from what this script writes (rerun it)")
-            if expected is None or not path.is_file():
-                continue
-            binary = Path(build) / "fuzz" / f"fuzz_{target}"
-            run = subprocess.run([str(binary), "--describe", str(path)], capture_output=True, text=True)
-            if run.returncode != 0:
-                problems.append(f"{path}: replay failed ({run.returncode}): {run.stderr.strip()}")
-                continue
-            seen = run.stdout.splitlines()[0].split(": ", 1)[1] if run.stdout else ""
-            if seen != expected:
-                problems.append(f"{path}: decodes to '{seen}', the script means '{expected}'")
-    if not DICTIONARY.is_file() or DICTIONARY.read_text() != fields_dictionary():
-        problems.append(f"{DICTIONARY}: differs from what this script writes (rerun it)")
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
         return 1
-    print(f"seeds: {sum(len(s) for s in all_seeds().values())} seeds reproducible and decoded as named")
+    print(f"seeds: {sum(len(s) for s in all_seeds().values())} text seeds reproducible")
     return 0
 
 

@@ -33,15 +33,40 @@ TEST(Operations, NamesAndArgumentOrdersAsTheIssueLists) {
                         "general_rank r L R",
                         "tp_ratio L R",
                         "window r L R",
+                        "window_span r L R",
                         "heads r T H",
+                        "holders h T H",
+                        "head_compatible T H",
                         "kv_heads_guard L R H MLA",
                         "kv_heads_guard_strict L R H MLA",
                         "plan d P D H MLA",
+                        "plan_copy_count d P D H MLA",
+                        "single_source_plan d P D H MLA",
                         "readers p P D H MLA",
                         "single_readers p P D",
                         "port_offset DP_RANK TP_RANK TP_SIZE",
                         "host_index q T HOSTS",
+                        "port_range BASE DP_SIZE TP_SIZE",
+                        "moriio_accepts P D H MLA",
+                        "nixl_accepts P D H MLA",
+                        "mooncake_accepts P D H MLA",
+                        "general_accepts P D H MLA",
                     }));
+}
+
+// Every bounded parameter names a parameter of the right role, so an engine
+// can give a rank the values of its size.
+TEST(Operations, EveryBoundedParameterNamesItsBound) {
+  for (const OperationInfo& info : operation_infos()) {
+    for (const Param& p : info.params) {
+      const bool bounded = p.role == Role::Rank || p.role == Role::HeadIndex || p.role == Role::HostCount;
+      EXPECT_EQ(bounded, p.of >= 0) << info.name << " " << p.name;
+      if (!bounded) continue;
+      ASSERT_LT(static_cast<std::size_t>(p.of), info.params.size()) << info.name << " " << p.name;
+      const Role bound = info.params[static_cast<std::size_t>(p.of)].role;
+      EXPECT_EQ(bound, p.role == Role::HeadIndex ? Role::HeadCount : Role::Size) << info.name << " " << p.name;
+    }
+  }
 }
 
 TEST(Operations, OperationIndexFindsEveryNameAndNothingElse) {
@@ -65,6 +90,49 @@ TEST(Operations, EveryOperationGivesTheSpecValue) {
   EXPECT_EQ(run("single_readers", {"3", "4", "2"}), "0");
   EXPECT_EQ(run("port_offset", {"3", "5", "16"}), "53");
   EXPECT_EQ(run("host_index", {"5", "8", "2"}), "1");
+  EXPECT_EQ(run("window_span", {"0", "2", "4"}), "(0, 2)");
+  EXPECT_EQ(run("holders", {"1", "8", "4"}), "(2, 4)");
+  EXPECT_EQ(run("head_compatible", {"6", "4"}), "False");
+  EXPECT_EQ(run("plan_copy_count", {"1", "4", "6", "12", "0"}), "2");
+  EXPECT_EQ(run("single_source_plan", {"1", "4", "2", "2", "0"}), "[(2, 1, 2)]");
+  EXPECT_EQ(run("port_range", {"65535", "1", "1"}), "None");
+  EXPECT_EQ(run("moriio_accepts", {"4", "8", "4", "0"}), "None");
+  EXPECT_EQ(run("general_accepts", {"4", "6", "2", "0"}), "None");
+}
+
+// head_compatible is total: a non-positive size or head count shards nothing
+// (it used to divide by zero on H = 0).
+TEST(Operations, HeadCompatibleIsFalseOnNonPositiveInputProject) {
+  EXPECT_EQ(run("head_compatible", {"4", "0"}), "False");
+  EXPECT_EQ(run("head_compatible", {"0", "4"}), "False");
+  EXPECT_EQ(run("head_compatible", {"-4", "-2"}), "False");
+  EXPECT_EQ(run("head_compatible", {"4", "1"}), "True");
+}
+
+// --model picks the instantiation; an argument that does not fit is a usage error.
+TEST(Operations, ModelTypeIsChosenOrAutoProject) {
+  EXPECT_EQ(evaluate("port_offset", {"200", "5", "256"}, ModelType::Int16).text, "51205");
+  EXPECT_EQ(evaluate("general_rank", {"200", "256", "256"}, ModelType::Int16).text, "200");
+  const Evaluation too_wide = evaluate("tp_ratio", {"32768", "1"}, ModelType::Int16);
+  EXPECT_FALSE(too_wide.ok);
+  EXPECT_EQ(too_wide.text, "argument L = 32768 does not fit in int16");
+  EXPECT_FALSE(evaluate("tp_ratio", {"9223372036854775808", "1"}, ModelType::Int64).ok);
+  EXPECT_EQ(evaluate("tp_ratio", {"1", "9223372036854775808"}, ModelType::CppInt).text, "-9223372036854775808");
+  EXPECT_EQ(model_type_named("int16"), ModelType::Int16);
+  EXPECT_EQ(model_type_named("int32"), std::nullopt);
+}
+
+// The narrow models agree with cpp_int as values; a report says how they differ.
+TEST(Operations, NarrowModelsAgreeWithCppIntAndSayNothingElse) {
+  const std::size_t offset = *operation_index("port_offset");
+  const std::int16_t near_edge[] = {200, 5, 256};  // 200 * 256 + 5 passes 2^15
+  EXPECT_TRUE(narrow_agrees_with_cpp_int<std::int16_t>(offset, near_edge));
+  EXPECT_EQ(narrow_disagreement<std::int16_t>(offset, near_edge), "");
+  const std::int64_t far[] = {kMax, kMax - 1, kMax};
+  EXPECT_TRUE(narrow_agrees_with_cpp_int<std::int64_t>(offset, far));
+  const std::size_t accepts = *operation_index("nixl_accepts");
+  const std::int16_t sizing[] = {4, 6, 2, 0};
+  EXPECT_TRUE(narrow_agrees_with_cpp_int<std::int16_t>(accepts, sizing));
 }
 
 TEST(Operations, EveryOperationGivesTheSpecErrorText) {

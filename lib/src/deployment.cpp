@@ -85,6 +85,6 @@ Outcome<None> sizing_accepted(Connector c, const Int& P, const Int& D, const Int
 #define TPCHECK_DEPLOYMENT(Int)                                                                  \
   template Outcome<None> sizing_accepted<Int>(Connector, const Int&, const Int&, const Int&, bool); \
   template SizingVerdict sizing_verdict<Int>(Connector, const Int&, const Int&, const Int&, bool);
-TPCHECK_INSTANTIATE(TPCHECK_DEPLOYMENT)
+TPCHECK_INSTANTIATE_MODEL(TPCHECK_DEPLOYMENT)
 
 }  // namespace tpcheck

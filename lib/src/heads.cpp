@@ -1,7 +1,4 @@
 // §4-5: KV head ownership and MoRIIO's head guard.
-//
-// `#if TPCHECK_MUTANT == n` blocks are deliberate faults for mutation testing
-// (scripts/mutants, scripts/mutants.txt); a normal build compiles the #else side.
 #include <algorithm>
 
 #include "tpcheck/instantiate.hpp"
@@ -13,11 +10,8 @@ namespace tpcheck {
 
 template <ModelInt Int>
 bool head_compatible(const Int& T, const Int& H) {
-#if TPCHECK_MUTANT == 13
-  return floor_mod<Int>(T, H) == 0 && floor_mod<Int>(H, T) == 0;
-#else
-  return floor_mod<Int>(T, H) == 0 || floor_mod<Int>(H, T) == 0;
-#endif
+  // No head shards over a non-positive number of ranks, nor do non-positive heads.
+  return T >= 1 && H >= 1 && (floor_mod<Int>(T, H) == 0 || floor_mod<Int>(H, T) == 0);
 }
 
 namespace {
@@ -29,11 +23,7 @@ std::optional<Failure> check_ownership_args(const char* role, const Int& index, 
                                             const Int& H) {
   if (T <= 0) return msg::size_not_positive("tp_size", T);
   if (H <= 0) return msg::size_not_positive("total_num_kv_heads", H);
-#if TPCHECK_MUTANT == 14
-  if (index < 0 || index > bound) return msg::rank_out_of_range(role, index, bound);
-#else
   if (index < 0 || index >= bound) return msg::rank_out_of_range(role, index, bound);
-#endif
   if (!head_compatible(T, H)) return msg::heads_not_shardable(H, "tp_size", T);
   return std::nullopt;
 }
@@ -50,11 +40,7 @@ template <ModelInt Int>
 Outcome<Span<Int>> holders(const Int& h, const Int& T, const Int& H) {
   if (auto bad = check_ownership_args("head", h, H, T, H)) return *bad;
   if (T <= H) {
-#if TPCHECK_MUTANT == 15
-    const Int q = floor_div<Int>(Int(h + 1), floor_div<Int>(H, T));
-#else
     const Int q = floor_div<Int>(h, floor_div<Int>(H, T));
-#endif
     return Span<Int>{q, Int(q + 1)};
   }
   const Int k = floor_div<Int>(T, H);  // h < H, so h * k + k <= T: no overflow
@@ -64,25 +50,10 @@ Outcome<Span<Int>> holders(const Int& h, const Int& T, const Int& H) {
 
 template <ModelInt Int>
 Outcome<None> kv_heads_guard(const Int& L, const Int& R, const Int& H, bool mla) {
-#if TPCHECK_MUTANT == 16
-  (void)mla;
-  if (L == R) return None{};
-#else
   if (mla || L == R) return None{};  // upstream checks nothing else here
-#endif
   if (L <= 0 || R <= 0 || H <= 0) return msg::guard_not_positive();
-#if TPCHECK_MUTANT == 17
-  if (std::max(L, R) >= H) return None{};
-#elif TPCHECK_MUTANT == 18
-  if (std::min(L, R) > H) return None{};
-#else
   if (std::min(L, R) >= H) return None{};
-#endif
-#if TPCHECK_MUTANT == 19
-  return msg::guard_needs_replicated_heads(H, R, L);
-#else
   return msg::guard_needs_replicated_heads(H, L, R);
-#endif
 }
 
 template <ModelInt Int>
@@ -97,6 +68,6 @@ Outcome<None> kv_heads_guard_strict(const Int& L, const Int& R, const Int& H, bo
   template Outcome<Span<Int>> holders<Int>(const Int&, const Int&, const Int&);               \
   template Outcome<None> kv_heads_guard<Int>(const Int&, const Int&, const Int&, bool);       \
   template Outcome<None> kv_heads_guard_strict<Int>(const Int&, const Int&, const Int&, bool);
-TPCHECK_INSTANTIATE(TPCHECK_HEADS)
+TPCHECK_INSTANTIATE_MODEL(TPCHECK_HEADS)
 
 }  // namespace tpcheck

@@ -9,9 +9,6 @@
 //    are disjoint, so every head of d is its own copy, from the anchor clamped
 //    into its range.
 // properties/ checks this against the head-by-head definition.
-//
-// `#if TPCHECK_MUTANT == n` blocks are deliberate faults for mutation testing
-// (scripts/mutants, scripts/mutants.txt); a normal build compiles the #else side.
 #include <algorithm>
 
 #include "tpcheck/instantiate.hpp"
@@ -38,11 +35,7 @@ Outcome<Sizing<Int>> validate(const char* role, const Int& rank, bool rank_is_de
   if (P <= 0) return msg::size_not_positive("prefill tp_size", P);
   if (D <= 0) return msg::size_not_positive("decode tp_size", D);
   if (!mla && H <= 0) return msg::size_not_positive("total_num_kv_heads", H);
-#if TPCHECK_MUTANT == 20
-  const Int& bound = rank_is_decode ? P : D;
-#else
   const Int& bound = rank_is_decode ? D : P;
-#endif
   if (rank < 0 || rank >= bound) return msg::rank_out_of_range(role, rank, bound);
   const Int heads_total = mla ? Int(1) : H;
   if (!head_compatible(P, heads_total)) return msg::heads_not_shardable(heads_total, "prefill tp_size", P);
@@ -60,11 +53,7 @@ Int copy_count(const Int& d, const Sizing<Int>& s) {
   const Span<Int> own = heads_of(d, s.D, s.H);
   if (s.P <= s.H) {
     const Int per_rank = floor_div<Int>(s.H, s.P);
-#if TPCHECK_MUTANT == 21
-    return Int(floor_div<Int>(Int(own.end - 1), per_rank) - floor_div<Int>(own.first, per_rank));
-#else
     return Int(floor_div<Int>(Int(own.end - 1), per_rank) - floor_div<Int>(own.first, per_rank) + 1);
-#endif
   }
   return Int(own.end - own.first);
 }
@@ -92,20 +81,12 @@ Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, 
   if (s.P <= s.H) {
     const Int per_rank = floor_div<Int>(s.H, s.P);
     for (Int p = floor_div<Int>(own.first, per_rank); p * per_rank < own.end; ++p) {
-#if TPCHECK_MUTANT == 23
-      copies.push_back({p, Int(p * per_rank), std::min(own.end, Int((p + 1) * per_rank))});
-#else
       copies.push_back({p, std::max(own.first, Int(p * per_rank)), std::min(own.end, Int((p + 1) * per_rank))});
-#endif
     }
     return copies;
   }
   const Int k = floor_div<Int>(s.P, s.H);
-#if TPCHECK_MUTANT == 22
-  const Int anchor = floor_div<Int>(Int(d * s.P), s.D);  // d * P leaves int64 for sizes beyond 2^32
-#else
   const Int anchor = mul_floor_div<Int>(d, s.P, s.D);
-#endif
   for (Int h = own.first; h < own.end; ++h) {
     const Int lo = h * k;
     copies.push_back({std::clamp(anchor, lo, Int(lo + k - 1)), h, Int(h + 1)});
@@ -120,11 +101,7 @@ Outcome<Plan<Int>> single_source_plan(const Int& d, const Int& P, const Int& D, 
   const Outcome<Int> source = remote_rank(d, D, P);  // decode is the local side
   if (!source.ok()) return source.failure();
   // MoRIIO copies the source's whole page, whatever heads it holds.
-#if TPCHECK_MUTANT == 24
-  const Span<Int> page = heads_of(d, D, checked.value().H);
-#else
   const Span<Int> page = heads_of(source.value(), P, checked.value().H);
-#endif
   return Plan<Int>{{source.value(), page.first, page.end}};
 }
 
@@ -138,11 +115,7 @@ Outcome<Int> readers(const Int& p, const Int& P, const Int& D, const Int& H, boo
     const Span<Int> own = heads_of(p, s.P, s.H);
     if (s.D <= s.H) {
       const Int per_decode = floor_div<Int>(s.H, s.D);
-#if TPCHECK_MUTANT == 25
-      return Int(floor_div<Int>(own.end, per_decode) - floor_div<Int>(own.first, per_decode) + 1);
-#else
       return Int(floor_div<Int>(Int(own.end - 1), per_decode) - floor_div<Int>(own.first, per_decode) + 1);
-#endif
     }
     return Int((own.end - own.first) * floor_div<Int>(s.D, s.H));
   }
@@ -153,39 +126,19 @@ Outcome<Int> readers(const Int& p, const Int& P, const Int& D, const Int& H, boo
   }
   // Decode replicas of p's head anchor inside its holder range: d reads from
   // floor(d * P / D), so p's readers are that map's preimage of p.
-#if TPCHECK_MUTANT == 26
-  // ceil(a*D/P) as -(-(a*D) / P) with C++'s truncating division: a floor.
-  using W = wide_t<Int>;
-  const auto ceil_trunc = [&](const Int& a) { return Int(-(W(-(W(a) * W(s.D))) / W(s.P))); };
-  return Int(ceil_trunc(Int(p + 1)) - ceil_trunc(p));
-#else
   return Int(mul_ceil_div<Int>(Int(p + 1), s.D, s.P) - mul_ceil_div<Int>(p, s.D, s.P));
-#endif
 }
 
 template <ModelInt Int>
 Outcome<Int> single_readers(const Int& p, const Int& P, const Int& D) {
   if (P <= 0 || D <= 0) return msg::tp_sizes_must_be_positive();
-#if TPCHECK_MUTANT == 27
-  if (p < 0 || p >= D) return msg::rank_out_of_range("producer_tp_rank", p, P);
-#else
   if (p < 0 || p >= P) return msg::rank_out_of_range("producer_tp_rank", p, P);
-#endif
   if (D >= P) {
-#if TPCHECK_MUTANT == 28
-    if (floor_mod<Int>(D, P) != 0) return msg::producer_not_multiple(P, D);
-#else
     if (floor_mod<Int>(D, P) != 0) return msg::consumer_not_multiple(D, P);
-#endif
     return floor_div<Int>(D, P);
   }
   if (floor_mod<Int>(P, D) != 0) return msg::producer_not_multiple(P, D);
-#if TPCHECK_MUTANT == 29
-  const Int group = floor_div<Int>(P, D);  // the last rank of each group instead of the first
-  return Int(floor_mod<Int>(p, group) == group - 1 ? 1 : 0);
-#else
   return Int(floor_mod<Int>(p, floor_div<Int>(P, D)) == 0 ? 1 : 0);
-#endif
 }
 
 #define TPCHECK_PLAN(Int)                                                                                         \
@@ -194,6 +147,6 @@ Outcome<Int> single_readers(const Int& p, const Int& P, const Int& D) {
   template Outcome<Plan<Int>> single_source_plan<Int>(const Int&, const Int&, const Int&, const Int&, bool);      \
   template Outcome<Int> readers<Int>(const Int&, const Int&, const Int&, const Int&, bool);                       \
   template Outcome<Int> single_readers<Int>(const Int&, const Int&, const Int&);
-TPCHECK_INSTANTIATE(TPCHECK_PLAN)
+TPCHECK_INSTANTIATE_MODEL(TPCHECK_PLAN)
 
 }  // namespace tpcheck

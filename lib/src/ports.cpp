@@ -1,7 +1,4 @@
 // §8: port offsets, hosts, and a deployment's port range.
-//
-// `#if TPCHECK_MUTANT == n` blocks are deliberate faults for mutation testing
-// (scripts/mutants, scripts/mutants.txt); a normal build compiles the #else side.
 #include "tpcheck/instantiate.hpp"
 #include "messages.hpp"
 #include "tpcheck/model.hpp"
@@ -11,24 +8,11 @@ namespace tpcheck {
 template <ModelInt Int>
 Outcome<wide_t<Int>> port_offset(const Int& dp_rank, const Int& tp_rank, const Int& tp_size) {
   // tp_size 0 is vLLM's "unknown peer TP" sentinel: it must never reach a port.
-#if TPCHECK_MUTANT == 30
-  if (tp_size < 0) return msg::port_tp_size_not_positive();
-#else
   if (tp_size <= 0) return msg::port_tp_size_not_positive();
-#endif
-#if TPCHECK_MUTANT == 31
-  if (dp_rank < 0) return msg::dp_rank_negative(dp_rank);
-#endif
   if (tp_rank < 0 || tp_rank >= tp_size) return msg::tp_rank_out_of_range(tp_rank, tp_size);
   if (dp_rank < 0) return msg::dp_rank_negative(dp_rank);
   using W = wide_t<Int>;  // dp_rank * tp_size leaves int64 for large inputs
-#if TPCHECK_MUTANT == 32
-  return W(dp_rank * tp_size + tp_rank);
-#elif TPCHECK_MUTANT == 33
-  return W(W(tp_rank) * W(tp_size) + W(dp_rank));
-#else
   return W(W(dp_rank) * W(tp_size) + W(tp_rank));
-#endif
 }
 
 template <ModelInt Int>
@@ -37,11 +21,7 @@ Outcome<Int> host_index(const Int& q, const Int& T, const Int& n) {
   if (n <= 0) return msg::size_not_positive("num_hosts", n);
   if (q < 0 || q >= T) return msg::rank_out_of_range("rank", q, T);
   // With T > n and n not dividing T, q // (T // n) passes the last host.
-#if TPCHECK_MUTANT == 34
-  // (mutant: the check that T ranks spread evenly over n hosts is missing)
-#else
   if (T > n && floor_mod<Int>(T, n) != 0) return msg::ranks_not_spread_over_hosts(T, n);
-#endif
   return floor_div<Int>(q, std::max(Int(1), floor_div<Int>(T, n)));
 }
 
@@ -51,16 +31,8 @@ Outcome<None> port_range(const Int& base, const Int& dp_size, const Int& tp_size
   if (dp_size <= 0) return msg::size_not_positive("dp_size", dp_size);
   if (base <= 0) return msg::size_not_positive("base port", base);
   using W = wide_t<Int>;
-#if TPCHECK_MUTANT == 35
-  const W last = W(base + dp_size * tp_size - 1);
-#else
   const W last = W(base) + W(dp_size) * W(tp_size) - 1;  // the highest offset is dp_size * tp_size - 1
-#endif
-#if TPCHECK_MUTANT == 36
-  if (last >= 65535) return msg::ports_exceed_range(base, last);
-#else
   if (last > 65535) return msg::ports_exceed_range(base, last);
-#endif
   return None{};
 }
 
@@ -68,6 +40,6 @@ Outcome<None> port_range(const Int& base, const Int& dp_size, const Int& tp_size
   template Outcome<wide_t<Int>> port_offset<Int>(const Int&, const Int&, const Int&);      \
   template Outcome<Int> host_index<Int>(const Int&, const Int&, const Int&);               \
   template Outcome<None> port_range<Int>(const Int&, const Int&, const Int&);
-TPCHECK_INSTANTIATE(TPCHECK_PORTS)
+TPCHECK_INSTANTIATE_MODEL(TPCHECK_PORTS)
 
 }  // namespace tpcheck

@@ -1,7 +1,4 @@
 // §1-3: the strict and general rank maps, tp_ratio and windows.
-//
-// `#if TPCHECK_MUTANT == n` blocks are deliberate faults for mutation testing
-// (scripts/mutants, scripts/mutants.txt); a normal build compiles the #else side.
 #include "tpcheck/instantiate.hpp"
 #include "messages.hpp"
 #include "tpcheck/model.hpp"
@@ -10,73 +7,32 @@ namespace tpcheck {
 
 template <ModelInt Int>
 Outcome<Int> remote_rank(const Int& r, const Int& L, const Int& R) {
-#if TPCHECK_MUTANT == 1
-  if (L < 0 || R <= 0) return msg::tp_sizes_must_be_positive();
-#else
   if (L <= 0 || R <= 0) return msg::tp_sizes_must_be_positive();
-#endif
-#if TPCHECK_MUTANT == 3
-  if (R > L && floor_mod<Int>(R, L) != 0) return msg::remote_not_multiple(R, L);
-#endif
-#if TPCHECK_MUTANT == 2
-  if (r < 0 || r > L) return msg::local_rank_out_of_range(r, L);
-#else
   if (r < 0 || r >= L) return msg::local_rank_out_of_range(r, L);
-#endif
   if (L == R) return r;
   if (R > L) {
-#if TPCHECK_MUTANT == 4
-    if (floor_mod<Int>(R, L) != 0) return msg::local_not_multiple(L, R);
-#elif TPCHECK_MUTANT == 5
-    if (floor_mod<Int>(R, L) != 0) return assertion_error(msg::remote_not_multiple(R, L).message);
-#else
     if (floor_mod<Int>(R, L) != 0) return msg::remote_not_multiple(R, L);
-#endif
-#if TPCHECK_MUTANT == 7
-    return floor_div<Int>(Int(r * R), L);  // r * R leaves int64 for sizes beyond 2^32
-#else
     // r < L, so r * (R // L) < R: no overflow.
     return Int(r * floor_div<Int>(R, L));
-#endif
   }
-#if TPCHECK_MUTANT == 6
-  if (floor_mod<Int>(R, L) != 0) return msg::local_not_multiple(L, R);
-#else
   if (floor_mod<Int>(L, R) != 0) return msg::local_not_multiple(L, R);
-#endif
-#if TPCHECK_MUTANT == 9
-  return floor_div<Int>(Int(r + 1), floor_div<Int>(L, R));
-#else
   return floor_div<Int>(r, floor_div<Int>(L, R));
-#endif
 }
 
 template <ModelInt Int>
 Outcome<Int> general_rank(const Int& r, const Int& L, const Int& R) {
   if (L <= 0 || R <= 0) return msg::tp_sizes_must_be_positive();
   if (r < 0 || r >= L) return msg::local_rank_out_of_range(r, L);
-#if TPCHECK_MUTANT == 8
-  return floor_div<Int>(Int(r * R), L);
-#else
   // r * R overflows int64 for large sizes; the quotient is below R.
   return mul_floor_div<Int>(r, R, L);
-#endif
 }
 
 template <ModelInt Int>
 Outcome<Int> tp_ratio(const Int& L, const Int& R) {
   if (L <= 0) return msg::size_not_positive("local tp_size", L);
   if (R <= 0) return msg::size_not_positive("remote tp_size", R);
-#if TPCHECK_MUTANT == 11
-  if (L > R) {
-#else
   if (L >= R) {
-#endif
-#if TPCHECK_MUTANT == 12
-    if (floor_mod<Int>(L, R) != 0) return msg::remote_not_divisible(R, L);
-#else
     if (floor_mod<Int>(L, R) != 0) return msg::local_not_divisible(L, R);
-#endif
     return floor_div<Int>(L, R);
   }
   if (floor_mod<Int>(R, L) != 0) return msg::remote_not_divisible(R, L);
@@ -97,11 +53,7 @@ Outcome<Span<Int>> window_span(const Int& r, const Int& L, const Int& R) {
   }
   const Int k = -t;  // r < L and k = R // L, so r * k + k <= R: no overflow
   const Int first = r * k;
-#if TPCHECK_MUTANT == 10
-  return Span<Int>{first, Int(first + k - 1)};
-#else
   return Span<Int>{first, Int(first + k)};
-#endif
 }
 
 template <ModelInt Int>
@@ -122,6 +74,6 @@ Outcome<Window<Int>> window(const Int& r, const Int& L, const Int& R) {
   template Outcome<Int> tp_ratio<Int>(const Int&, const Int&);                    \
   template Outcome<Span<Int>> window_span<Int>(const Int&, const Int&, const Int&); \
   template Outcome<Window<Int>> window<Int>(const Int&, const Int&, const Int&);
-TPCHECK_INSTANTIATE(TPCHECK_RANK_MAP)
+TPCHECK_INSTANTIATE_MODEL(TPCHECK_RANK_MAP)
 
 }  // namespace tpcheck

@@ -1,56 +1,94 @@
 // SPEC §11 tied to §6-7: a sizing a connector accepts must read the right
 // heads and wait for the right number of completions under that connector.
+// The check, and its declaration in the registry right after it.
+#include "declare.hpp"
 #include "support.hpp"
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/instantiate.hpp"
 
+TPCHECK_DECLARATIONS(deployment_invariants)
+
 namespace tpcheck::inv {
+using namespace declare;
+namespace {
 
 template <ModelInt Int>
-Violation accepted_sizing_is_served_correctly(const Int& P, const Int& D, const Int& H, bool mla) {
-  const auto accepts = [&](Connector c) { return sizing_accepted(c, P, D, H, mla).ok(); };
-  const std::string sizing = "sizing (P, D, H, mla) = (" + render(P) + ", " + render(D) + ", " + render(H) + ", " + render(mla) + ")";
+bool loadable(const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = mla ? Int(1) : H;
-  const bool loadable = heads_shard(P, heads_total) && heads_shard(D, heads_total);
-  if (accepts(Connector::General) != loadable) {
-    return sizing + (loadable ? " is head-compatible but the general connector rejects it"
-                              : " is not loadable but the general connector accepts it");
+  return heads_shard(P, heads_total) && heads_shard(D, heads_total);
+}
+
+// §11: NIXL refuses a larger prefill side that replicates heads: it would read
+// one replica of each head and leave the other ranks of the window waiting.
+template <ModelInt Int>
+bool nixl_refuses_unread_replicas(const Int& P, const Int& D, const Int& H, bool mla) {
+  return !mla && P > D && P > H;
+}
+
+}  // namespace
+
+template <ModelInt Int>
+Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const Int& H, bool mla) {
+  const auto accepts = [&](Connector c) { return sizing_accepted(c, P, D, H, mla).ok(); };
+  const auto sizing = [&] {
+    return "sizing (P, D, H, mla) = (" + render(P) + ", " + render(D) + ", " + render(H) + ", " + render(mla) + ")";
+  };
+  const bool can_load = loadable(P, D, H, mla);
+  if (accepts(Connector::General) != can_load) {
+    return violated(sizing() + (can_load ? " is head-compatible but the general connector rejects it"
+                                         : " is not loadable but the general connector accepts it"));
   }
   // MoRIIO needs divisibility both ways, which is Mooncake's condition.
-  if (accepts(Connector::MoRIIO) && !accepts(Connector::Mooncake)) {
-    return sizing + " is accepted by moriio but not by mooncake";
-  }
+  const bool moriio = accepts(Connector::MoRIIO);
+  if (moriio && !accepts(Connector::Mooncake)) return violated(sizing() + " is accepted by moriio but not by mooncake");
   // NIXL accepts what Mooncake accepts except a larger prefill side that
   // replicates heads (§11: `not mla and P > D and P > H`, refused at handshake).
-  const bool unread_replicas = !mla && P > D && P > H;
+  const bool unread_replicas = nixl_refuses_unread_replicas(P, D, H, mla);
   if (accepts(Connector::Nixl) != (accepts(Connector::Mooncake) && !unread_replicas)) {
-    return sizing + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
-                                     : " is accepted by exactly one of nixl and mooncake");
+    return violated(sizing() + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
+                                                : " is accepted by exactly one of nixl and mooncake"));
   }
-  if ((accepts(Connector::Nixl) || accepts(Connector::Mooncake)) && !loadable) {
-    return sizing + " is accepted by nixl or mooncake but is not loadable";
+  if (!can_load && (accepts(Connector::Nixl) || accepts(Connector::Mooncake))) {
+    return violated(sizing() + " is accepted by nixl or mooncake but is not loadable");
   }
-  if (!accepts(Connector::MoRIIO)) return std::nullopt;
+  if (!moriio) return holds();
   for (Int d = 0; d < D; ++d) {
     const Outcome<Plan<Int>> single = single_source_plan(d, P, D, H, mla);
     const Outcome<Plan<Int>> general = plan(d, P, D, H, mla);
     if (!single.ok() || !general.ok() || !(single.value() == general.value())) {
-      return sizing + " is accepted by moriio, but decode rank " + render(d) + " copies " + render(single) +
-             " where the heads it holds come from " + render(general);
+      return violated(sizing() + " is accepted by moriio, but decode rank " + render(d) + " copies " + render(single) +
+                      " where the heads it holds come from " + render(general));
     }
   }
   for (Int p = 0; p < P; ++p) {
     const Outcome<Int> expected = readers(p, P, D, H, mla);
-    if (auto v = expect_rendered([&] { return call("single_readers", p, P, D) + " (" + sizing + " accepted by moriio)"; },
-                                 single_readers(p, P, D), render(expected))) {
-      return v;
+    const Outcome<Int> got = single_readers(p, P, D);
+    if (!(expected.ok() && got.ok() && expected.value() == got.value())) {
+      return violated(call("single_readers", p, P, D) + " = " + render(got) + " but " + call("readers", p, P, D, H, mla) +
+                      " = " + render(expected) + " (" + sizing() + " accepted by moriio)");
     }
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,
+    domain(pair("P", "D"), flag("mla"), heads("H", "P", "D", HeadCounts::Edges, "mla")),
+    kinds(kind("moriio accepts", [](const auto& P, const auto& D, const auto& mla, const auto& H) {
+            return divisible_pair(P, D) && loadable(P, D, H, mla != 0) && (mla != 0 || P == D || std::min(P, D) >= H);
+          }),
+          kind("loadable, moriio rejects", [](const auto& P, const auto& D, const auto& mla, const auto& H) {
+            return loadable(P, D, H, mla != 0) && !(divisible_pair(P, D) && (mla != 0 || P == D || std::min(P, D) >= H));
+          }),
+          kind("not loadable", [](const auto& P, const auto& D, const auto& mla, const auto& H) { return !loadable(P, D, H, mla != 0); }),
+          kind("nixl refuses unread replicas", [](const auto& P, const auto& D, const auto& mla, const auto& H) {
+            return loadable(P, D, H, mla != 0) && divisible_pair(P, D) && nixl_refuses_unread_replicas(P, D, H, mla != 0);
+          }),
+          kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&) { return mla != 0; })),
+    min_non_vacuous(1.0).size_cap(1024),
+    [](const auto& P, const auto& D, const auto& mla, const auto& H) { return accepted_sizing_is_served_correctly(P, D, H, mla != 0); });
+
 #define TPCHECK_DEPLOYMENT_INVARIANTS(Int) \
-  template Violation accepted_sizing_is_served_correctly<Int>(const Int&, const Int&, const Int&, bool);
+  template Verdict accepted_sizing_is_served_correctly<Int>(const Int&, const Int&, const Int&, bool);
 TPCHECK_INSTANTIATE(TPCHECK_DEPLOYMENT_INVARIANTS)
 
 }  // namespace tpcheck::inv

@@ -1,37 +1,100 @@
-// §9.5: the int64 model agrees with the cpp_int model, and the invariants' names.
-#include "support.hpp"
+// §0 and §9.5: a narrow instantiation of the model (int16, int64) gives the
+// same outcome as the cpp_int one, the mathematical truth, on every operation
+// of the typed operation table, compared as values; text is built only when
+// they differ.
+//
+// Its domain is one per operation, made from the roles of the operation's
+// parameters (a size, a rank of a size, a head count, ...), so an operation
+// added to the table is compared at once, on inputs shaped like its own. The
+// sweep runs it in int16 wherever the values fit (products of its sizes pass
+// 2^15, so the overflow guards are crossed exhaustively); RapidCheck and the
+// fuzzers in int64 up to 2^63, and in int16 too where the values fit.
+#include <algorithm>
+#include <array>
+#include <span>
+#include <stdexcept>
+
+#include "declare.hpp"
+#include "tpcheck/operation_domains.hpp"
 #include "tpcheck/operations.hpp"
 
+TPCHECK_DECLARATIONS(differential)
+
 namespace tpcheck::inv {
+namespace {
 
-std::string_view invariant_name(Invariant invariant) {
-  switch (invariant) {
-    case Invariant::Bounds: return "bounds";
-    case Invariant::FanIn: return "fan-in";
-    case Invariant::RoundTrip: return "round trip";
-    case Invariant::Errors: return "errors exactly where due";
-    case Invariant::Agreement: return "agreement";
-    case Invariant::HeadAlignment: return "head alignment";
-    case Invariant::PlanExactness: return "plan exactness";
-    case Invariant::CompletionCounts: return "completion counts";
-    case Invariant::PortsAndHosts: return "ports and hosts";
+using dom::operation_domains;
+
+constexpr std::size_t kMaxArity = 8;
+
+// The arguments of operation `op` in its parameters' order, in the narrow type
+// Narrow, or nothing when one does not fit it.
+template <class Narrow, class Int>
+std::optional<std::array<Narrow, kMaxArity>> arguments(std::size_t op, const Int* values) {
+  const std::vector<int>& position = operation_domains()[op].position;
+  std::array<Narrow, kMaxArity> args{};
+  for (std::size_t i = 0; i < position.size(); ++i) {
+    const Int& v = values[position[i]];
+    if constexpr (std::is_same_v<Int, BigInt>) {
+      const std::optional<Narrow> n = narrow_to<Narrow>(v);
+      if (!n) return std::nullopt;
+      args[i] = *n;
+    } else {
+      if (v < std::numeric_limits<Narrow>::min() || v > std::numeric_limits<Narrow>::max()) return std::nullopt;
+      args[i] = static_cast<Narrow>(v);
+    }
   }
-  return "unknown invariant";
+  return args;
 }
 
-Violation int64_agrees_with_cpp_int(std::string_view op, const std::vector<std::int64_t>& args) {
-  const auto index = operation_index(op);
-  if (!index) return "no operation named " + std::string(op);
-  // Fast path: the outcomes compared as values. The rendered texts (what a
-  // Python caller sees) decide when the values differ.
-  if (int64_and_cpp_int_agree(*index, args)) return std::nullopt;
-  const std::vector<BigInt> big(args.begin(), args.end());
-  const std::string narrow_outcome = evaluate_int64(*index, args);
-  const std::string wide_outcome = evaluate_big(*index, big);
-  if (narrow_outcome == wide_outcome) return std::nullopt;
-  std::string what = std::string(op) + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) what += (i ? ", " : "") + decimal(args[i]);
-  return what + ") gives " + narrow_outcome + " in int64 but " + wide_outcome + " in cpp_int";
+template <class Narrow>
+Verdict agrees(std::size_t op, const std::array<Narrow, kMaxArity>& args) {
+  const std::span<const Narrow> used(args.data(), operation_domains()[op].position.size());
+  if (narrow_agrees_with_cpp_int<Narrow>(op, used)) return holds();
+  return violated(narrow_disagreement<Narrow>(op, used));
 }
 
+// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
+Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
+  *kinds = KindMask{1} << op;
+  return agrees(op, *arguments<std::int16_t>(op, values));
+}
+
+// int64 against cpp_int, and int16 too where the values fit it; drawn in
+// cpp_int, a case is compared where its values fit int64.
+template <class Int>
+Verdict narrow_agree(std::size_t op, const Int* values, KindMask* kinds) {
+  const auto args64 = arguments<std::int64_t>(op, values);
+  if (!args64) return vacuous("an argument does not fit int64: only cpp_int holds it");
+  *kinds = KindMask{1} << op;
+  if (const auto args16 = arguments<std::int16_t>(op, values)) {
+    if (Verdict v = agrees(op, *args16); v.is_violated()) return v;
+  }
+  return agrees(op, *args64);
+}
+
+Entry narrow_models_entry() {
+  Entry e;
+  e.name = "NarrowModelsAgreeWithCppIntModel";
+  e.section = "§9.5";
+  e.family = Family::Agreement;
+  for (std::size_t op = 0; op < operation_infos().size(); ++op) {
+    if (operation_infos()[op].params.size() > kMaxArity) throw std::invalid_argument("an operation has too many parameters");
+    e.domains.push_back(operation_domains()[op].domain);
+    e.domain_names.push_back(operation_infos()[op].name.data());
+    e.kinds.push_back(operation_infos()[op].name.data());
+  }
+  if (e.kinds.size() > kMaxKinds) throw std::invalid_argument("the differential has more operations than kinds");
+  e.min_non_vacuous = 1.0;
+  e.excluded[static_cast<std::size_t>(Engine::RapidCheckCppInt)] =
+      "compares the narrow models with cpp_int on values they hold; CppInt draws far beyond them";
+  e.check_int64 = &narrow_agree<std::int64_t>;
+  e.check_big = &narrow_agree<BigInt>;
+  e.check_int16 = &int16_agrees;
+  return e;
+}
+
+[[maybe_unused]] const declare::detail::Registration registration{narrow_models_entry()};
+
+}  // namespace
 }  // namespace tpcheck::inv

@@ -1,94 +1,166 @@
-// §9.4 and §9.9: ports and hosts.
+// §8, §9.4 and §9.9: ports and hosts. Each check, and its declaration in the
+// registry right after it.
 #include <algorithm>
 #include <map>
 
+#include "declare.hpp"
 #include "support.hpp"
 #include "tpcheck/instantiate.hpp"
 
-namespace tpcheck::inv {
+TPCHECK_DECLARATIONS(port_invariants)
 
+namespace tpcheck::inv {
+using namespace declare;
+namespace {
+
+// How the last port of a deployment of positive sizes compares with 65535
+// (negative: below, 0: exactly, positive: past), in a type its product fits.
 template <ModelInt Int>
-Violation port_errors_exactly_where_due(const Int& dp, const Int& t, const Int& T) {
-  std::optional<std::string> expected_error;
-  if (T <= 0) {
-    expected_error = "tp_size must be positive";
-  } else if (t < 0 || t >= T) {
-    expected_error = "tp_rank " + render(t) + " must be in [0, " + render(T) + ")";
-  } else if (dp < 0) {
-    expected_error = "dp_rank " + render(dp) + " must be non-negative";
-  }
-  const auto got = port_offset(dp, t, T);
-  if (expected_error) return expect_rendered([&] { return call("port_offset", dp, t, T); }, got, value_error_text(*expected_error));
-  if (!got.ok()) return call("port_offset", dp, t, T) + " failed on valid input: " + render(got.failure());
-  return std::nullopt;
+int last_port_against_65535(const Int& base, const Int& dp_size, const Int& T) {
+  using W = wide_t<Int>;
+  const W last = W(base) + W(dp_size) * W(T) - 1;
+  return last < 65535 ? -1 : last == 65535 ? 0 : 1;
 }
 
 template <ModelInt Int>
-Violation port_offsets_distinct(const Int& dp_size, const Int& T) {
-  if (dp_size < 1 || T < 1) return std::nullopt;
+bool positive_deployment(const Int& base, const Int& dp_size, const Int& T) {
+  return base >= 1 && dp_size >= 1 && T >= 1;
+}
+
+}  // namespace
+
+template <ModelInt Int>
+Verdict port_errors_exactly_where_due(const Int& dp, const Int& t, const Int& T) {
+  const auto got = port_offset(dp, t, T);
+  const auto name = [&] { return call("port_offset", dp, t, T); };
+  if (T <= 0) return expect_failure(name, got, expected_value_error("tp_size must be positive"));
+  if (t < 0 || t >= T) return expect_failure(name, got, expected_value_error("tp_rank ", t, " must be in [0, ", T, ")"));
+  if (dp < 0) return expect_failure(name, got, expected_value_error("dp_rank ", dp, " must be non-negative"));
+  return expect_success(name, got, "on valid input");
+}
+
+TPCHECK_INVARIANT(PortErrorsFireExactlyWhereDue, "§9.4", Errors,
+    domain(size("T", Sizes::WithNonPositive), rank("t", "T", Ranks::WithInvalid), dp_rank("dp", DpRanks::Any)),
+    kinds(kind("tp_size not positive", [](const auto& T, const auto&, const auto&) { return T <= 0; }),
+          kind("tp_rank out of range", [](const auto& T, const auto& t, const auto&) { return T >= 1 && (t < 0 || t >= T); }),
+          kind("dp_rank negative", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp < 0; }),
+          kind("valid", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp >= 0; })),
+    min_non_vacuous(1.0),
+    [](const auto& T, const auto& t, const auto& dp) { return port_errors_exactly_where_due(dp, t, T); });
+
+template <ModelInt Int>
+Verdict port_offsets_distinct(const Int& dp_size, const Int& T) {
+  if (dp_size < 1 || T < 1) return vacuous("not a deployment");
   std::map<wide_t<Int>, std::pair<Int, Int>> owner;
   for (Int dp = 0; dp < dp_size; ++dp) {
     for (Int t = 0; t < T; ++t) {
       const auto offset = port_offset(dp, t, T);
-      if (!offset.ok()) return call("port_offset", dp, t, T) + " failed on valid input: " + render(offset.failure());
+      if (!offset.ok()) return violated(call("port_offset", dp, t, T) + " failed on valid input: " + render(offset.failure()));
       const auto [it, fresh] = owner.emplace(offset.value(), std::pair{dp, t});
       if (!fresh) {
-        return call("port_offset", dp, t, T) + " = " + render(offset.value()) + " is also the offset of worker (dp " +
-               render(it->second.first) + ", tp " + render(it->second.second) + ")";
+        return violated(call("port_offset", dp, t, T) + " = " + render(offset.value()) +
+                        " is also the offset of worker (dp " + render(it->second.first) + ", tp " +
+                        render(it->second.second) + ")");
       }
     }
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(PortOffsetsNeverCollide, "§9.9", PortsAndHosts,
+    domain(dp_size("dp_size"), size("T")),
+    kinds(kind("several DP groups of several ranks", [](const auto& dp_size, const auto& T) { return dp_size > 1 && T > 1; }),
+          kind("one DP group", [](const auto& dp_size, const auto&) { return dp_size == 1; }),
+          kind("one rank per group", [](const auto& dp_size, const auto& T) { return dp_size > 1 && T == 1; })),
+    min_non_vacuous(1.0).size_cap(128),
+    [](const auto& dp_size, const auto& T) { return port_offsets_distinct(dp_size, T); });
+
 template <ModelInt Int>
-Violation dialed_peer_is_the_mapped_rank(const Int& dp, const Int& d, const Int& P, const Int& D, const Int& hosts) {
+Verdict dialed_peer_is_the_mapped_rank(const Int& dp, const Int& d, const Int& P, const Int& D, const Int& hosts) {
   const Outcome<Int> mapped = remote_rank(d, D, P);
-  if (!mapped.ok() || dp < 0) return std::nullopt;
+  if (!mapped.ok()) return vacuous("remote_rank fails: the decode rank dials no peer");
+  if (dp < 0) return vacuous("not a DP rank");
   const Int& q = mapped.value();
   const auto dialed = port_offset(dp, q, P);
   const auto group_start = port_offset(dp, Int(0), P);
   if (!dialed.ok() || !group_start.ok()) {
-    return call("port_offset", dp, q, P) + " failed for the mapped prefill rank: " + render(dialed);
+    return violated(call("port_offset", dp, q, P) + " failed for the mapped prefill rank: " + render(dialed));
   }
   if (dialed.value() - group_start.value() != wide_t<Int>(q)) {
-    return "decode rank " + render(d) + " dials offset " + render(dialed.value()) + ", which prefill rank " + render(q) +
-           " of DP group " + render(dp) + " does not listen on (its group starts at " + render(group_start.value()) + ")";
+    return violated("decode rank " + render(d) + " dials offset " + render(dialed.value()) + ", which prefill rank " +
+                    render(q) + " of DP group " + render(dp) + " does not listen on (its group starts at " +
+                    render(group_start.value()) + ")");
   }
   const Outcome<Int> host = host_index(q, P, hosts);
-  if (!host.ok()) return std::nullopt;  // the model rejects this spread of ranks over hosts
+  if (!host.ok()) return holds();  // the model rejects this spread of ranks over hosts
   const Int per_host = std::max(Int(1), floor_div<Int>(P, hosts));
   const Int& h = host.value();
   if (h < 0 || h >= hosts || q < h * per_host || q >= (h + 1) * per_host) {
-    return "decode rank " + render(d) + " dials host " + render(h) + " of " + render(hosts) +
-           ", which does not hold its mapped prefill rank " + render(q) + " (" + render(per_host) + " ranks per host)";
+    return violated("decode rank " + render(d) + " dials host " + render(h) + " of " + render(hosts) +
+                    ", which does not hold its mapped prefill rank " + render(q) + " (" + render(per_host) +
+                    " ranks per host)");
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(DecodeRankDialsItsMappedPeer, "§9.9", PortsAndHosts,
+    domain(pair("P", "D", Pairs::Divisible), rank("d", "D"), dp_rank("dp"), hosts("hosts", "P")),
+    kinds(kind("D > P", [](const auto& P, const auto& D, const auto&...) { return D > P; }),
+          kind("D < P", [](const auto& P, const auto& D, const auto&...) { return D < P; }),
+          kind("D == P", [](const auto& P, const auto& D, const auto&...) { return D == P; }),
+          kind("hosts spread the prefill ranks evenly", [](const auto& P, const auto&, const auto&, const auto&, const auto& n) {
+            return n > 1 && (P <= n || P % n == 0);
+          }),
+          kind("hosts do not spread them (rejected)", [](const auto& P, const auto&, const auto&, const auto&, const auto& n) {
+            return n > 1 && P > n && P % n != 0;
+          })),
+    min_non_vacuous(1.0),
+    [](const auto& P, const auto& D, const auto& d, const auto& dp, const auto& hosts) {
+      return dialed_peer_is_the_mapped_rank(dp, d, P, D, hosts);
+    });
+
 template <ModelInt Int>
-Violation port_range_rejects_exactly_overflow(const Int& base, const Int& dp_size, const Int& T) {
+Verdict port_range_rejects_exactly_overflow(const Int& base, const Int& dp_size, const Int& T) {
   const Outcome<None> got = port_range(base, dp_size, T);
   const auto what = [&] { return call("port_range", base, dp_size, T); };  // built only for a report
   if (base < 1 || dp_size < 1 || T < 1) {
-    if (got.ok()) return what() + " accepted a non-positive argument";
-    return std::nullopt;
+    if (got.ok()) return violated(what() + " accepted a non-positive argument");
+    return holds();
   }
   const auto highest = port_offset(Int(dp_size - 1), Int(T - 1), T);  // the last worker's offset is the largest
-  if (!highest.ok()) return call("port_offset", Int(dp_size - 1), Int(T - 1), T) + " failed: " + render(highest.failure());
+  if (!highest.ok()) {
+    return violated(call("port_offset", Int(dp_size - 1), Int(T - 1), T) + " failed: " + render(highest.failure()));
+  }
   const bool fits = wide_t<Int>(base) + highest.value() <= 65535;
   if (got.ok() != fits) {
-    return what() + " gave " + render(got) + " although the highest port is " +
-           render(wide_t<Int>(wide_t<Int>(base) + highest.value()));
+    return violated(what() + " gave " + render(got) + " although the highest port is " +
+                    render(wide_t<Int>(wide_t<Int>(base) + highest.value())));
   }
-  return std::nullopt;
+  return holds();
 }
 
-#define TPCHECK_PORT_INVARIANTS(Int)                                                                          \
-  template Violation port_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&);                  \
-  template Violation port_offsets_distinct<Int>(const Int&, const Int&);                                      \
-  template Violation dialed_peer_is_the_mapped_rank<Int>(const Int&, const Int&, const Int&, const Int&, const Int&); \
-  template Violation port_range_rejects_exactly_overflow<Int>(const Int&, const Int&, const Int&);
+TPCHECK_INVARIANT(PortRangeRejectsExactlyTheOverflowingDeployments, "§9.9", PortsAndHosts,
+    domain(dp_size("dp_size", Sizes::WithNonPositive), size("T", Sizes::WithNonPositive), base_port("base", "dp_size", "T")),
+    kinds(kind("an argument not positive", [](const auto& dp_size, const auto& T, const auto& base) {
+            return dp_size < 1 || T < 1 || base < 1;
+          }),
+          kind("last port exactly 65535", [](const auto& dp_size, const auto& T, const auto& base) {
+            return positive_deployment(base, dp_size, T) && last_port_against_65535(base, dp_size, T) == 0;
+          }),
+          kind("last port past 65535", [](const auto& dp_size, const auto& T, const auto& base) {
+            return positive_deployment(base, dp_size, T) && last_port_against_65535(base, dp_size, T) > 0;
+          }),
+          kind("last port below 65535", [](const auto& dp_size, const auto& T, const auto& base) {
+            return positive_deployment(base, dp_size, T) && last_port_against_65535(base, dp_size, T) < 0;
+          })),
+    min_non_vacuous(1.0),
+    [](const auto& dp_size, const auto& T, const auto& base) { return port_range_rejects_exactly_overflow(base, dp_size, T); });
+
+#define TPCHECK_PORT_INVARIANTS(Int)                                                                               \
+  template Verdict port_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&);                         \
+  template Verdict port_offsets_distinct<Int>(const Int&, const Int&);                                             \
+  template Verdict dialed_peer_is_the_mapped_rank<Int>(const Int&, const Int&, const Int&, const Int&, const Int&); \
+  template Verdict port_range_rejects_exactly_overflow<Int>(const Int&, const Int&, const Int&);
 TPCHECK_INSTANTIATE(TPCHECK_PORT_INVARIANTS)
 
 }  // namespace tpcheck::inv

@@ -1,10 +1,13 @@
-// §9.1-9.5 on the rank maps and windows.
-#include <algorithm>
-
-#include "tpcheck/instantiate.hpp"
+// §9.1-9.5 on the rank maps, tp_ratio and windows: each check, and its
+// declaration in the registry right after it.
+#include "declare.hpp"
 #include "support.hpp"
+#include "tpcheck/instantiate.hpp"
+
+TPCHECK_DECLARATIONS(rank_map_invariants)
 
 namespace tpcheck::inv {
+using namespace declare;
 namespace {
 
 template <ModelInt Int>
@@ -28,48 +31,92 @@ Int first_reaching(const Int& x, const Int& L, Map map) {
   return lo;
 }
 
+// The kinds of TP pair the rank-map invariants must meet; a classifier sees
+// the pair first and ignores what follows it.
+constexpr auto local_smaller = [](const auto& L, const auto& R, const auto&...) { return L < R; };
+constexpr auto local_larger = [](const auto& L, const auto& R, const auto&...) { return L > R; };
+constexpr auto equal_sizes = [](const auto& L, const auto& R, const auto&...) { return L == R; };
+constexpr auto local_smaller_divisible = [](const auto& L, const auto& R, const auto&...) {
+  return L < R && divisible_pair(L, R);
+};
+constexpr auto local_larger_divisible = [](const auto& L, const auto& R, const auto&...) {
+  return L > R && divisible_pair(L, R);
+};
+constexpr auto local_smaller_not_divisible = [](const auto& L, const auto& R, const auto&...) {
+  return L < R && !divisible_pair(L, R);
+};
+constexpr auto local_larger_not_divisible = [](const auto& L, const auto& R, const auto&...) {
+  return L > R && !divisible_pair(L, R);
+};
+
+// Every kind of positive pair: both directions, divisible or not, and equal.
+auto every_positive_pair() {
+  return kinds(kind("L < R, divisible", local_smaller_divisible), kind("L > R, divisible", local_larger_divisible),
+               kind("L == R", equal_sizes), kind("L < R, not divisible", local_smaller_not_divisible),
+               kind("L > R, not divisible", local_larger_not_divisible));
+}
+
+// Both directions of a divisible pair, and equal sizes.
+auto every_divisible_pair() {
+  return kinds(kind("L < R", local_smaller), kind("L > R", local_larger), kind("L == R", equal_sizes));
+}
+
 }  // namespace
 
 template <ModelInt Int>
-Violation mapped_rank_in_bounds(const Int& r, const Int& L, const Int& R) {
+Verdict mapped_rank_in_bounds(const Int& r, const Int& L, const Int& R) {
+  if (!valid_pair(r, L, R)) return vacuous("not a valid rank of positive sizes: nothing is mapped");
   for (const auto& [name, got] : {std::pair{"remote_rank", remote_rank(r, L, R)},
                                   std::pair{"general_rank", general_rank(r, L, R)}}) {
     if (got.ok() && (got.value() < 0 || got.value() >= R)) {
-      return call(name, r, L, R) + " = " + render(got.value()) + " is outside [0, " + render(R) + ")";
+      return violated(call(name, r, L, R) + " = " + render(got.value()) + " is outside [0, " + render(R) + ")");
     }
   }
   const Outcome<Span<Int>> w = window_span(r, L, R);
-  if (!w.ok()) return std::nullopt;
+  if (!w.ok()) return holds();  // a pair that is not divisible has no window
   const Span<Int>& s = w.value();
   if (s.first < 0 || s.end > R || s.first >= s.end) {
-    return call("window", r, L, R) + " spans " + render(s) + ", not a non-empty part of [0, " + render(R) + ")";
+    return violated(call("window", r, L, R) + " spans " + render(s) + ", not a non-empty part of [0, " + render(R) + ")");
   }
   const Int expected_size = std::max(Int(1), floor_div<Int>(R, L));
   if (s.end - s.first != expected_size) {
-    return call("window", r, L, R) + " has " + render(Int(s.end - s.first)) + " ranks, expected max(1, R/L) = " +
-           render(expected_size);
+    return violated(call("window", r, L, R) + " has " + render(Int(s.end - s.first)) +
+                    " ranks, expected max(1, R/L) = " + render(expected_size));
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(MappedRankStaysInBounds, "§9.1", Bounds,
+    domain(pair("L", "R"), rank("r", "L")),
+    every_positive_pair(),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& r) { return mapped_rank_in_bounds(r, L, R); });
+
 template <ModelInt Int>
-Violation maps_monotone_at(const Int& r, const Int& L, const Int& R) {
-  if (!valid_pair(r, L, R) || r + 1 >= L) return std::nullopt;
+Verdict maps_monotone_at(const Int& r, const Int& L, const Int& R) {
+  if (!valid_pair(r, L, R)) return vacuous("not a valid rank of positive sizes");
+  if (r + 1 >= L) return vacuous("the last rank has no successor");
   const Int next = r + 1;
   for (const auto& [name, here, there] :
        {std::tuple{"general_rank", general_rank(r, L, R), general_rank(next, L, R)},
         std::tuple{"remote_rank", remote_rank(r, L, R), remote_rank(next, L, R)}}) {
     if (here.ok() && there.ok() && here.value() > there.value()) {
-      return std::string(name) + " decreases: " + call(name, r, L, R) + " = " + render(here.value()) + " > " +
-             call(name, next, L, R) + " = " + render(there.value());
+      return violated(std::string(name) + " decreases: " + call(name, r, L, R) + " = " + render(here.value()) + " > " +
+                      call(name, next, L, R) + " = " + render(there.value()));
     }
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(RankMapsAreMonotone, "§9.2", FanIn,
+    domain(pair("L", "R"), rank("r", "L", Ranks::NotLast)),
+    every_positive_pair(),
+    min_non_vacuous(0.8),
+    [](const auto& L, const auto& R, const auto& r) { return maps_monotone_at(r, L, R); });
+
 template <ModelInt Int>
-Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
-  if (L < 1 || R < 1 || q < 0 || q >= R) return std::nullopt;
+Verdict fan_in_balanced(const Int& q, const Int& L, const Int& R) {
+  if (L < 1 || R < 1 || q < 0 || q >= R) return vacuous("not a remote rank of positive sizes");
   const Int lower = floor_div<Int>(L, R);
   const Int upper = Int(floor_div<Int>(Int(L - 1), R) + 1);  // ceil(L/R); L + R - 1 overflows int64 near its max
   bool failed = false;  // a map that fails on valid input must not crash the search
@@ -79,44 +126,66 @@ Violation fan_in_balanced(const Int& q, const Int& L, const Int& R) {
     return o.ok() ? o.value() : Int(0);
   };
   const Int count = first_reaching(Int(q + 1), L, general) - first_reaching(q, L, general);
-  if (failed) return "general_rank failed on a valid rank of (L, R) = (" + render(L) + ", " + render(R) + ")";
+  if (failed) return violated("general_rank failed on a valid rank of (L, R) = (" + render(L) + ", " + render(R) + ")");
   const auto seen_under = [&](const Int& n, const char* map) {
     return "remote rank " + render(q) + " of (L, R) = (" + render(L) + ", " + render(R) + ") has " + render(n) +
            " preimages under the " + map + " map";
   };
   if (count < lower || count > upper) {
-    return seen_under(count, "general") + ", expected floor(L/R) = " + render(lower) + " to ceil(L/R) = " + render(upper);
+    return violated(seen_under(count, "general") + ", expected floor(L/R) = " + render(lower) +
+                    " to ceil(L/R) = " + render(upper));
   }
-  if (L >= R && count < 1) return seen_under(count, "general") + ", but the map must be onto when L >= R";
-  if (L <= R && count > 1) return seen_under(count, "general") + ", but the map must be one-to-one when L <= R";
-  if (!divisible_pair(L, R)) return std::nullopt;
+  if (L >= R && count < 1) return violated(seen_under(count, "general") + ", but the map must be onto when L >= R");
+  if (L <= R && count > 1) return violated(seen_under(count, "general") + ", but the map must be one-to-one when L <= R");
+  if (!divisible_pair(L, R)) return holds();  // the strict map fails on every rank
   const auto strict = [&](const Int& r) {
     const Outcome<Int> o = remote_rank(r, L, R);
     failed = failed || !o.ok();
     return o.ok() ? o.value() : Int(0);
   };
   const Int strict_count = first_reaching(Int(q + 1), L, strict) - first_reaching(q, L, strict);
-  if (failed) return "remote_rank failed on a valid rank of the divisible pair (" + render(L) + ", " + render(R) + ")";
-  if (L >= R && strict_count != lower) return seen_under(strict_count, "strict") + ", expected exactly L/R = " + render(lower);
-  if (L <= R && strict_count > 1) return seen_under(strict_count, "strict") + ", but the map must be one-to-one when L <= R";
-  return std::nullopt;
+  if (failed) {
+    return violated("remote_rank failed on a valid rank of the divisible pair (" + render(L) + ", " + render(R) + ")");
+  }
+  if (L >= R && strict_count != lower) {
+    return violated(seen_under(strict_count, "strict") + ", expected exactly L/R = " + render(lower));
+  }
+  if (L <= R && strict_count > 1) {
+    return violated(seen_under(strict_count, "strict") + ", but the map must be one-to-one when L <= R");
+  }
+  return holds();
 }
 
+TPCHECK_INVARIANT(EveryRemoteRankHasBalancedFanIn, "§9.2", FanIn,
+    domain(pair("L", "R"), rank("q", "R")),
+    every_positive_pair(),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& q) { return fan_in_balanced(q, L, R); });
+
 template <ModelInt Int>
-Violation round_trip_returns_home(const Int& r, const Int& L, const Int& R) {
-  if (!valid_pair(r, L, R) || !divisible_pair(L, R)) return std::nullopt;
+Verdict round_trip_returns_home(const Int& r, const Int& L, const Int& R) {
+  if (!valid_pair(r, L, R)) return vacuous("not a valid rank of positive sizes");
+  if (!divisible_pair(L, R)) return vacuous("the pair is not divisible: remote_rank fails");
   const Outcome<Int> there = remote_rank(r, L, R);
-  if (!there.ok()) return call("remote_rank", r, L, R) + " failed on a divisible pair: " + render(there);
+  if (!there.ok()) return violated(call("remote_rank", r, L, R) + " failed on a divisible pair: " + render(there));
   const Outcome<Int> back = remote_rank(there.value(), R, L);
   const Int home = L <= R ? r : Int(r - floor_mod<Int>(r, floor_div<Int>(L, R)));
-  return expect_rendered([&] { return call("remote_rank", there.value(), R, L) + " (the way back from " + call("remote_rank", r, L, R) + ")"; },
-                         back, render(home));
+  return expect_value([&] { return call("remote_rank", there.value(), R, L) + " (the way back from " + call("remote_rank", r, L, R) + ")"; },
+                      back, home);
 }
 
+TPCHECK_INVARIANT(RoundTripReturnsHome, "§9.3", RoundTrip,
+    domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
+    kinds(kind("L < R", [](const auto& L, const auto& R, const auto&) { return L < R; }),
+          kind("L > R", [](const auto& L, const auto& R, const auto&) { return L > R; }),
+          kind("L == R", [](const auto& L, const auto& R, const auto&) { return L == R; })),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& r) { return round_trip_returns_home(r, L, R); });
+
 template <ModelInt Int>
-Violation windows_are_dual(const Int& r, const Int& L, const Int& R) {
+Verdict windows_are_dual(const Int& r, const Int& L, const Int& R) {
   const Outcome<Span<Int>> w = window_span(r, L, R);
-  if (!w.ok()) return std::nullopt;
+  if (!w.ok()) return vacuous("no window: the pair is not divisible or the rank not valid");
   const Span<Int>& s = w.value();
   std::vector<Int> probes;
   if (s.end - s.first <= 64) {
@@ -127,79 +196,120 @@ Violation windows_are_dual(const Int& r, const Int& L, const Int& R) {
   for (const Int& q : probes) {
     const Outcome<Span<Int>> back = window_span(q, R, L);
     if (!back.ok() || r < back.value().first || r >= back.value().end) {
-      return render(q) + " is in " + call("window", r, L, R) + " but " + call("window", q, R, L) + " = " +
-             (back.ok() ? render(back.value()) : render(back.failure())) + " does not hold " + render(r);
+      return violated(render(q) + " is in " + call("window", r, L, R) + " but " + call("window", q, R, L) + " = " +
+                      (back.ok() ? render(back.value()) : render(back.failure())) + " does not hold " + render(r));
     }
   }
-  return std::nullopt;
+  return holds();
 }
 
+TPCHECK_INVARIANT(WindowsAreDual, "§9.3", RoundTrip,
+    domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
+    every_divisible_pair(),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& r) { return windows_are_dual(r, L, R); });
+
 template <ModelInt Int>
-Violation rank_map_errors_exactly_where_due(const Int& r, const Int& L, const Int& R) {
-  std::optional<std::string> expected_error;
-  if (L <= 0 || R <= 0) {
-    expected_error = "TP sizes must be positive";
-  } else if (r < 0 || r >= L) {
-    expected_error = "local_tp_rank " + render(r) + " must be in [0, " + render(L) + ")";
-  }
+Verdict rank_map_errors_exactly_where_due(const Int& r, const Int& L, const Int& R) {
   const Outcome<Int> general = general_rank(r, L, R);
-  if (expected_error) {
-    if (auto v = expect_rendered([&] { return call("general_rank", r, L, R); }, general, value_error_text(*expected_error))) return v;
-  } else if (!general.ok()) {
-    return call("general_rank", r, L, R) + " failed on valid input: " + render(general.failure());
-  }
-  if (!expected_error && R > L && floor_mod<Int>(R, L) != 0) {
-    expected_error = "remote tp_size " + render(R) + " must be a multiple of local tp_size " + render(L) +
-                     " for heterogeneous-TP P/D";
-  } else if (!expected_error && L > R && floor_mod<Int>(L, R) != 0) {
-    expected_error = "local tp_size " + render(L) + " must be a multiple of remote tp_size " + render(R) +
-                     " for heterogeneous-TP P/D";
-  }
   const Outcome<Int> strict = remote_rank(r, L, R);
-  if (expected_error) return expect_rendered([&] { return call("remote_rank", r, L, R); }, strict, value_error_text(*expected_error));
-  if (!strict.ok()) return call("remote_rank", r, L, R) + " failed on a valid divisible input: " + render(strict.failure());
-  return std::nullopt;
+  const auto name_general = [&] { return call("general_rank", r, L, R); };
+  const auto name_strict = [&] { return call("remote_rank", r, L, R); };
+  // Both maps share §1's first two checks, in this order.
+  const auto both_fail = [&](const auto& expected) {
+    if (Verdict v = expect_failure(name_general, general, expected); v.is_violated()) return v;
+    return expect_failure(name_strict, strict, expected);
+  };
+  if (L <= 0 || R <= 0) return both_fail(expected_value_error("TP sizes must be positive"));
+  if (r < 0 || r >= L) return both_fail(expected_value_error("local_tp_rank ", r, " must be in [0, ", L, ")"));
+  if (Verdict v = expect_success(name_general, general, "on valid input"); v.is_violated()) return v;
+  if (R > L && floor_mod<Int>(R, L) != 0) {
+    return expect_failure(name_strict, strict,
+                          expected_value_error("remote tp_size ", R, " must be a multiple of local tp_size ", L,
+                                               " for heterogeneous-TP P/D"));
+  }
+  if (L > R && floor_mod<Int>(L, R) != 0) {
+    return expect_failure(name_strict, strict,
+                          expected_value_error("local tp_size ", L, " must be a multiple of remote tp_size ", R,
+                                               " for heterogeneous-TP P/D"));
+  }
+  return expect_success(name_strict, strict, "on a valid divisible input");
 }
 
+TPCHECK_INVARIANT(ErrorsFireExactlyOnNonDivisiblePairs, "§9.4", Errors,
+    domain(pair("L", "R", Pairs::WithNonPositive), rank("r", "L", Ranks::WithInvalid)),
+    kinds(kind("sizes not positive", [](const auto& L, const auto& R, const auto&) { return L <= 0 || R <= 0; }),
+          kind("rank out of range", [](const auto& L, const auto& R, const auto& r) {
+            return L >= 1 && R >= 1 && (r < 0 || r >= L);
+          }),
+          kind("remote larger, not a multiple", [](const auto& L, const auto& R, const auto& r) {
+            return r >= 0 && r < L && L < R && !divisible_pair(L, R);
+          }),
+          kind("local larger, not a multiple", [](const auto& L, const auto& R, const auto& r) {
+            return r >= 0 && r < L && R >= 1 && L > R && !divisible_pair(L, R);
+          }),
+          kind("valid, divisible", [](const auto& L, const auto& R, const auto& r) {
+            return r >= 0 && r < L && divisible_pair(L, R);
+          })),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& r) { return rank_map_errors_exactly_where_due(r, L, R); });
+
 template <ModelInt Int>
-Violation ratio_errors_exactly_where_due(const Int& L, const Int& R) {
+Verdict ratio_errors_exactly_where_due(const Int& L, const Int& R) {
+  const Outcome<Int> got = tp_ratio(L, R);
+  const auto name = [&] { return call("tp_ratio", L, R); };
   if (L <= 0 || R <= 0) {
-    const Outcome<Int> got = tp_ratio(L, R);
-    if (got.ok() || got.failure().kind != ErrorKind::ValueError) {
-      return call("tp_ratio", L, R) + " gave " + render(got) + ", expected a ValueError for a non-positive size";
-    }
-    return std::nullopt;
+    // The SPEC gives no text here; the project's is a ValueError naming the size.
+    if (!got.ok() && got.failure().kind == ErrorKind::ValueError) return holds();
+    return violated(name() + " gave " + render(got) + ", expected a ValueError for a non-positive size");
   }
-  std::string expected;
   if (L >= R) {
-    expected = floor_mod<Int>(L, R) != 0 ? "AssertionError: Local tensor parallel size " + render(L) +
-                                               " is not divisible by remote tensor parallel size " + render(R) + "."
-                                         : render(floor_div<Int>(L, R));
-  } else {
-    expected = floor_mod<Int>(R, L) != 0 ? "AssertionError: Remote tensor parallel size " + render(R) +
-                                               " is not divisible by local tensor parallel size " + render(L) + "."
-                                         : render(Int(-floor_div<Int>(R, L)));
+    if (floor_mod<Int>(L, R) != 0) {
+      return expect_failure(name, got, expected_assertion_error("Local tensor parallel size ", L,
+                                                                " is not divisible by remote tensor parallel size ", R, "."));
+    }
+    return expect_value(name, got, floor_div<Int>(L, R));
   }
-  return expect_rendered([&] { return call("tp_ratio", L, R); }, tp_ratio(L, R), expected);
+  if (floor_mod<Int>(R, L) != 0) {
+    return expect_failure(name, got, expected_assertion_error("Remote tensor parallel size ", R,
+                                                              " is not divisible by local tensor parallel size ", L, "."));
+  }
+  return expect_value(name, got, Int(-floor_div<Int>(R, L)));
 }
+
+TPCHECK_INVARIANT(RatioFailsExactlyOnNonDivisiblePairs, "§9.4", Errors,
+    domain(pair("L", "R", Pairs::WithNonPositive)),
+    kinds(kind("a size not positive", [](const auto& L, const auto& R) { return L <= 0 || R <= 0; }),
+          kind("L > R, not divisible", local_larger_not_divisible),
+          kind("L < R, not divisible", [](const auto& L, const auto& R) { return L >= 1 && L < R && !divisible_pair(L, R); }),
+          kind("L >= R, divisible", [](const auto& L, const auto& R) { return R >= 1 && L >= R && divisible_pair(L, R); }),
+          kind("L < R, divisible", local_smaller_divisible)),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R) { return ratio_errors_exactly_where_due(L, R); });
 
 template <ModelInt Int>
-Violation general_agrees_with_strict(const Int& r, const Int& L, const Int& R) {
+Verdict general_agrees_with_strict(const Int& r, const Int& L, const Int& R) {
   const Outcome<Int> strict = remote_rank(r, L, R);
-  if (!strict.ok()) return std::nullopt;
-  return expect_rendered([&] { return call("general_rank", r, L, R) + " (where remote_rank succeeds)"; }, general_rank(r, L, R),
-                         render(strict.value()));
+  if (!strict.ok()) return vacuous("remote_rank fails: there is nothing to agree with");
+  return expect_value([&] { return call("general_rank", r, L, R) + " (where remote_rank succeeds)"; },
+                      general_rank(r, L, R), strict.value());
 }
 
-#define TPCHECK_RANK_MAP_INVARIANTS(Int)                                                         \
-  template Violation mapped_rank_in_bounds<Int>(const Int&, const Int&, const Int&);             \
-  template Violation maps_monotone_at<Int>(const Int&, const Int&, const Int&);                  \
-  template Violation fan_in_balanced<Int>(const Int&, const Int&, const Int&);                   \
-  template Violation round_trip_returns_home<Int>(const Int&, const Int&, const Int&);           \
-  template Violation windows_are_dual<Int>(const Int&, const Int&, const Int&);                  \
-  template Violation rank_map_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&); \
-  template Violation ratio_errors_exactly_where_due<Int>(const Int&, const Int&);                \
-  template Violation general_agrees_with_strict<Int>(const Int&, const Int&, const Int&);
+TPCHECK_INVARIANT(GeneralMapAgreesWithStrictMap, "§9.5", Agreement,
+    domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
+    every_divisible_pair(),
+    min_non_vacuous(1.0),
+    [](const auto& L, const auto& R, const auto& r) { return general_agrees_with_strict(r, L, R); });
+
+#define TPCHECK_RANK_MAP_INVARIANTS(Int)                                                       \
+  template Verdict mapped_rank_in_bounds<Int>(const Int&, const Int&, const Int&);             \
+  template Verdict maps_monotone_at<Int>(const Int&, const Int&, const Int&);                  \
+  template Verdict fan_in_balanced<Int>(const Int&, const Int&, const Int&);                   \
+  template Verdict round_trip_returns_home<Int>(const Int&, const Int&, const Int&);           \
+  template Verdict windows_are_dual<Int>(const Int&, const Int&, const Int&);                  \
+  template Verdict rank_map_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&); \
+  template Verdict ratio_errors_exactly_where_due<Int>(const Int&, const Int&);                \
+  template Verdict general_agrees_with_strict<Int>(const Int&, const Int&, const Int&);
 TPCHECK_INSTANTIATE(TPCHECK_RANK_MAP_INVARIANTS)
 
 }  // namespace tpcheck::inv

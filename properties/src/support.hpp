@@ -1,9 +1,13 @@
-// Small helpers the predicates share: naming a call, comparing an outcome
-// with an expected one.
+// What the predicates share: naming a call, and comparing a model outcome with
+// the one the SPEC expects without building any text unless they differ.
 #pragma once
 
-#include <initializer_list>
+#include <charconv>
+#include <cstring>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 
 #include "tpcheck/invariants.hpp"
 #include "tpcheck/model.hpp"
@@ -20,15 +24,94 @@ std::string call(const char* name, const Args&... args) {
   return out + ")";
 }
 
-// A violation when `got` is not the expected outcome (rendered), else nothing.
-// `what` names the call; it is a callable so the name is only built for a report.
-template <class V, class Describe>
-Violation expect_rendered(Describe&& what, const Outcome<V>& got, const std::string& expected) {
-  std::string seen = render(got);
-  if (seen == expected) return std::nullopt;
-  return what() + " gave " + seen + ", expected " + expected;
+namespace detail {
+
+// Consumes `part` from the front of `rest`; false when `rest` does not start with it.
+inline bool consume(std::string_view& rest, std::string_view part) {
+  if (rest.substr(0, part.size()) != part) return false;
+  rest.remove_prefix(part.size());
+  return true;
+}
+inline bool consume(std::string_view& rest, const char* part) { return consume(rest, std::string_view(part)); }
+inline bool consume(std::string_view& rest, std::int64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  return consume(rest, std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+inline bool consume(std::string_view& rest, const BigInt& v) { return consume(rest, std::string_view(decimal(v))); }
+
+inline std::string piece(const char* part) { return part; }
+inline std::string piece(std::int64_t v) { return decimal(v); }
+inline std::string piece(const BigInt& v) { return decimal(v); }
+
+}  // namespace detail
+
+// How a piece of an expected message is kept: a literal as a pointer, an integer by value.
+template <class P>
+using Piece = std::conditional_t<std::is_array_v<P>, const std::remove_extent_t<P>*, P>;
+
+// A failure the SPEC expects: its exception class and its message as pieces
+// (literal text and integers), matched against the model's failure piece by
+// piece, so the expected text is spelled out only for a report.
+template <class... Parts>
+class ExpectedFailure {
+ public:
+  explicit ExpectedFailure(ErrorKind kind, const Parts&... parts) : kind_(kind), parts_(parts...) {}
+
+  bool matches(const Failure& f) const {
+    if (f.kind != kind_) return false;
+    std::string_view rest = f.message;
+    const bool prefix = std::apply([&](const auto&... p) { return (detail::consume(rest, p) && ...); }, parts_);
+    return prefix && rest.empty();
+  }
+
+  // "Kind: message", as render() prints a failure.
+  std::string text() const {
+    std::string out = std::string(kind_name(kind_)) + ": ";
+    std::apply([&](const auto&... p) { ((out += detail::piece(p)), ...); }, parts_);
+    return out;
+  }
+
+ private:
+  ErrorKind kind_;
+  std::tuple<Parts...> parts_;
+};
+
+template <class... Parts>
+ExpectedFailure<Piece<Parts>...> expected_value_error(const Parts&... parts) {
+  return ExpectedFailure<Piece<Parts>...>(ErrorKind::ValueError, parts...);
 }
 
-inline std::string value_error_text(const std::string& message) { return "ValueError: " + message; }
+template <class... Parts>
+ExpectedFailure<Piece<Parts>...> expected_assertion_error(const Parts&... parts) {
+  return ExpectedFailure<Piece<Parts>...>(ErrorKind::AssertionError, parts...);
+}
+
+template <class... Parts>
+ExpectedFailure<Piece<Parts>...> expected_not_implemented(const Parts&... parts) {
+  return ExpectedFailure<Piece<Parts>...>(ErrorKind::NotImplementedError, parts...);
+}
+
+// Holds when `got` is the expected failure. `what` names the call; it is a
+// callable so the name is only built for a report.
+template <class V, class Describe, class... Parts>
+Verdict expect_failure(Describe&& what, const Outcome<V>& got, const ExpectedFailure<Parts...>& expected) {
+  if (!got.ok() && expected.matches(got.failure())) return holds();
+  return violated(what() + " gave " + render(got) + ", expected " + expected.text());
+}
+
+// Holds when `got` is the expected value.
+template <class V, class Describe>
+Verdict expect_value(Describe&& what, const Outcome<V>& got, const V& expected) {
+  if (got.ok() && got.value() == expected) return holds();
+  return violated(what() + " gave " + render(got) + ", expected " + render(expected));
+}
+
+// Holds when `got` is a value (any); the SPEC expects no failure here.
+template <class V, class Describe>
+Verdict expect_success(Describe&& what, const Outcome<V>& got, const char* because) {
+  if (got.ok()) return holds();
+  return violated(what() + " failed " + because + ": " + render(got.failure()));
+}
 
 }  // namespace tpcheck::inv

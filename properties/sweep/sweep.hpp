@@ -1,50 +1,50 @@
-// The exhaustive sweep behind `tpcheck verify`: every invariant of SPEC §9 on
-// every TP pair (L, R) in [1, max_tp]^2, every rank (and the invalid ranks -1
-// and L), every head count up to max_heads that both sides can shard (and MLA),
-// in int64, with the int64 and cpp_int models compared on every operation.
+// The exhaustive sweep behind `tpcheck verify`: every registry entry on every
+// case of its domain up to a bound (dom::Bound), in int64, work spread over
+// threads. It lists no invariant or domain of its own.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "tpcheck/invariants.hpp"
+#include "tpcheck/domain.hpp"
+#include "tpcheck/registry.hpp"
 
 namespace tpcheck::sweep {
 
-struct Bounds {
-  std::int64_t max_tp;
-  std::int64_t max_heads;
-  int threads;
+struct Options {
+  dom::Bound bound;
+  int threads = 1;
+  std::vector<const inv::Entry*> only;  // empty: every entry the sweep runs
 };
 
-// The smallest violation of one invariant: smallest sizes first, then the
-// other arguments in order.
+// The smallest violation of one entry: smallest sizes first, then the values
+// in the domain's order.
 struct Counterexample {
   std::vector<std::int64_t> key;
-  std::string input;      // e.g. "round_trip_returns_home(3, 4, 8)"
-  std::string violation;  // what the predicate saw
+  std::string input;      // "RoundTripReturnsHome(L=4, R=2, r=3)"
+  std::string violation;  // what the check saw
 };
 
-struct InvariantTally {
-  std::uint64_t cases = 0;
-  std::uint64_t violations = 0;
+struct EntryResult {
+  const inv::Entry* entry = nullptr;
+  inv::Tally tally;
   std::optional<Counterexample> smallest;
+  std::vector<std::string> gaps;  // coverage the entry declares and the sweep lacks
+  bool failed() const { return tally.violated > 0 || !gaps.empty(); }
 };
 
 struct Result {
-  std::array<InvariantTally, inv::kInvariantCount> by_invariant;  // index: invariant id - 1
-  // How many TP pairs and plan configurations of each kind the sweep reached
-  // (e.g. "pair: L < R, not divisible", "plan: prefill replicates, decode
-  // splits, divisible"), so a reader sees that every kind was exercised.
-  std::map<std::string, std::uint64_t> reached;
-  std::uint64_t cases() const;
+  std::vector<EntryResult> entries;  // in registry order
+  std::uint64_t non_vacuous() const;
   std::uint64_t violations() const;
+  bool failed() const;
 };
 
-Result run(const Bounds& bounds);
+Result run(const Options& options);
+
+// The entries the sweep runs by default: all but those that exclude it.
+std::vector<const inv::Entry*> swept_entries();
 
 }  // namespace tpcheck::sweep

@@ -62,7 +62,7 @@ Outcome<Span<Int>> window_span(const Int& r, const Int& L, const Int& R);
 template <ModelInt Int>
 Outcome<Window<Int>> window(const Int& r, const Int& L, const Int& R);
 
-// §4 whether H heads shard over T ranks (T % H == 0 or H % T == 0), T, H >= 1.
+// §4 whether H heads shard over T ranks: T, H >= 1 and (T % H == 0 or H % T == 0).
 template <ModelInt Int>
 bool head_compatible(const Int& T, const Int& H);
 

@@ -1,11 +1,16 @@
-// The model's operations by name, as `tpcheck eval` and the conformance
-// checker call them: parse the arguments (decimal integers of any size; MLA is
-// 0 or 1), run the model in int64 when every argument fits and in cpp_int
-// otherwise, and render the outcome in Python's notation.
+// Every model operation by name, with typed parameters: what `tpcheck eval`
+// evaluates, what conformance compares a connector with, and what the
+// differential runs in a narrow integer type against cpp_int.
+//
+// An operation is declared once (lib/src/operations.cpp) by a generic body
+// over the model's integer type; from it come the rendered outcome in each
+// type (Python's notation) and the comparison of a narrow model with cpp_int
+// as values, where text is built only for a disagreement.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -15,13 +20,36 @@
 
 namespace tpcheck {
 
+// What a parameter means, so an engine knows which values to give it.
+enum class Role {
+  Size,       // a TP size (L, R, P, D, T)
+  Rank,       // a rank of the Size at `of`
+  HeadCount,  // a total number of KV heads (H)
+  HeadIndex,  // a head of the HeadCount at `of`
+  Flag,       // MLA: 0 or 1
+  DpRank,     // a data-parallel rank
+  DpSize,     // a data-parallel size
+  HostCount,  // the number of hosts the Size at `of` spans
+  BasePort,   // the first port of a deployment
+};
+
+struct Param {
+  std::string_view name;  // as `tpcheck eval` lists it: "r", "L", "MLA", "DP_RANK", ...
+  Role role;
+  int of = -1;  // Rank, HeadIndex, HostCount: index of the parameter that bounds it
+  // A parameter reads as its name.
+  operator std::string_view() const { return name; }  // NOLINT: implicit on purpose
+  friend bool operator==(const Param& p, std::string_view name) { return p.name == name; }
+};
+
 struct OperationInfo {
   std::string_view name;
-  std::vector<std::string_view> params;  // a param named "MLA" is a 0/1 flag
+  std::vector<Param> params;
 };
 
 // Every operation, in the order `tpcheck eval --help` lists them.
 const std::vector<OperationInfo>& operation_infos();
+std::optional<std::size_t> operation_index(std::string_view op);
 
 // Either the rendered outcome of the model (ok; a modelled error is an
 // outcome too), or a one-line usage error (not ok).
@@ -30,7 +58,12 @@ struct Evaluation {
   std::string text;
 };
 
-Evaluation evaluate(std::string_view op, const std::vector<std::string>& args);
+// Which instantiation of the model runs a call: the narrowest of int64 and
+// cpp_int that holds every argument (Auto), or the one named.
+enum class ModelType { Auto, Int16, Int64, CppInt };
+std::optional<ModelType> model_type_named(std::string_view name);  // "int16", "int64", "cpp_int"
+
+Evaluation evaluate(std::string_view op, const std::vector<std::string>& args, ModelType type = ModelType::Auto);
 
 // A call as the one parser of "OP ARG..." reads it: the operation's index in
 // operation_infos() and its arguments, checked for arity, decimal syntax
@@ -46,18 +79,30 @@ std::variant<Call, std::string> parse_call(std::string_view op, const std::vecto
 // The same from one whitespace-separated line "OP ARG...".
 std::variant<Call, std::string> parse_call_line(std::string_view line);
 
-// Typed entry points for engines that already hold integers: the index of an
-// operation in operation_infos(), and its rendered outcome in one integer
-// type. Precondition: args has the operation's arity and MLA args are 0 or 1.
-std::optional<std::size_t> operation_index(std::string_view op);
-std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t>& args);
-std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args);
-
-// Whether the int64 and the cpp_int model give the same outcome (compared as
-// values, not text). Same precondition.
-bool int64_and_cpp_int_agree(std::size_t op, const std::vector<std::int64_t>& args);
-
 // One whitespace-separated line "OP ARG...".
-Evaluation evaluate_line(std::string_view line);
+Evaluation evaluate_line(std::string_view line, ModelType type = ModelType::Auto);
+
+// Typed entry points for engines that already hold integers. Precondition:
+// args has the operation's arity and Flag arguments are 0 or 1.
+template <ModelInt Int>
+std::string evaluate_in(std::size_t op, std::span<const Int> args);
+inline std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t>& args) {
+  return evaluate_in<std::int64_t>(op, args);
+}
+inline std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args) { return evaluate_in<BigInt>(op, args); }
+
+// Whether the model in a narrow type (int16 or int64) gives the same outcome
+// as the cpp_int model on the same arguments, compared as values (no text).
+template <class Narrow>
+bool narrow_agrees_with_cpp_int(std::size_t op, std::span<const Narrow> args);
+
+// The disagreement in words: "op(a, b) gives X in int16 but Y in cpp_int"
+// (empty when they agree). Only for reports: it renders both outcomes.
+template <class Narrow>
+std::string narrow_disagreement(std::size_t op, std::span<const Narrow> args);
+
+// "int16", "int64" or "cpp_int".
+template <ModelInt Int>
+std::string_view model_type_name();
 
 }  // namespace tpcheck

@@ -1,15 +1,18 @@
 // Python integer semantics for the two integer types the model runs in.
 //
-// The model is written once over `Int`, which is either std::int64_t or
-// boost::multiprecision::cpp_int (the mathematical truth). Division and modulo
-// follow Python (floor), never C++ truncation, and products that can leave the
-// int64 range are formed in a wider type, so both instantiations agree on
-// every input that fits in int64.
+// The model is written once over `Int`: std::int64_t (what deployments use),
+// boost::multiprecision::cpp_int (the mathematical truth), and std::int16_t, a
+// narrow type whose overflow boundaries the exhaustive sweep crosses at small
+// sizes (products of sizes below 256 pass 2^15), the way LLVM tests KnownBits
+// at narrow widths. Division and modulo follow Python (floor), never C++
+// truncation, and products that can leave Int's range are formed in a wider
+// type, so every instantiation agrees on every input that fits in it.
 #pragma once
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -18,9 +21,10 @@ namespace tpcheck {
 using BigInt = boost::multiprecision::cpp_int;
 
 template <class T>
-concept ModelInt = std::same_as<T, std::int64_t> || std::same_as<T, BigInt>;
+concept ModelInt = std::same_as<T, std::int64_t> || std::same_as<T, BigInt> || std::same_as<T, std::int16_t>;
 
-// A type that holds any product of two Ints: __int128 for int64.
+// A type that holds any product of two Ints (and a sum of such products):
+// __int128 for int64, int32 for int16.
 template <ModelInt Int>
 struct Widened {
   using type = BigInt;
@@ -28,6 +32,10 @@ struct Widened {
 template <>
 struct Widened<std::int64_t> {
   using type = __int128;
+};
+template <>
+struct Widened<std::int16_t> {
+  using type = std::int32_t;
 };
 template <ModelInt Int>
 using wide_t = typename Widened<Int>::type;
@@ -64,6 +72,8 @@ Int mul_ceil_div(const Int& a, const Int& b, const Int& c) {
 }
 
 // Python's str(int).
+inline std::string decimal(std::int16_t v) { return std::to_string(v); }
+inline std::string decimal(std::int32_t v) { return std::to_string(v); }
 std::string decimal(std::int64_t v);
 std::string decimal(__int128 v);
 std::string decimal(const BigInt& v);
@@ -76,6 +86,19 @@ std::optional<BigInt> parse_decimal(const std::string& text);
 // The int64 value of v, if it fits.
 std::optional<std::int64_t> narrow(const BigInt& v);
 
+// The value of v in a model integer type, if it fits.
+template <ModelInt Int>
+std::optional<Int> narrow_to(const BigInt& v) {
+  if constexpr (std::same_as<Int, BigInt>) {
+    return v;
+  } else {
+    if (v < std::numeric_limits<Int>::min() || v > std::numeric_limits<Int>::max()) return std::nullopt;
+    return v.template convert_to<Int>();
+  }
+}
+
+inline BigInt widen(std::int16_t v) { return BigInt(v); }
+inline BigInt widen(std::int32_t v) { return BigInt(v); }
 inline BigInt widen(std::int64_t v) { return BigInt(v); }
 inline BigInt widen(__int128 v) {
   // cpp_int has no __int128 constructor on every Boost: build it from halves.

@@ -10,6 +10,8 @@
 
 namespace tpcheck {
 
+inline std::string render(std::int16_t v) { return decimal(v); }
+inline std::string render(std::int32_t v) { return decimal(v); }
 inline std::string render(std::int64_t v) { return decimal(v); }
 inline std::string render(__int128 v) { return decimal(v); }
 inline std::string render(const BigInt& v) { return decimal(v); }

@@ -1,0 +1,188 @@
+// The inputs an invariant ranges over: a product of typed blocks, each giving
+// one value (a pair gives two) and possibly depending on values before it (a
+// rank of a size, a head count both sizes can shard).
+//
+// One definition of each block serves every engine:
+//   - block_values(): its values at a bound, for the exhaustive sweep, the
+//     seeds and conform's grid;
+//   - choice_ranges() / decode(): its values from a few independent small
+//     choices, for RapidCheck (which draws the choices and shrinks each on its
+//     own) and libFuzzer (which reads them from fixed-width fields);
+//   - encode(): the inverse of decode(), for seeds written from sweep cases.
+// Every choice is an integer in [0, range) whose 0 is the plain case (the
+// smallest size, the first rank, no error), so shrinking a choice towards 0
+// shrinks the value, and a dependent value (a rank of L) follows its size.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tpcheck/pyint.hpp"
+
+namespace tpcheck::dom {
+
+enum class BlockKind : std::uint8_t { Size, Pair, Rank, Heads, Flag, DpRank, DpSize, Hosts, BasePort };
+
+// Options of the blocks: which part of the block's values an invariant speaks about.
+enum class Sizes : std::uint8_t { Positive, WithNonPositive };
+enum class Pairs : std::uint8_t { Divisible, Positive, WithNonPositive };
+enum class Ranks : std::uint8_t { Valid, NotLast, WithInvalid };
+// Compatible: counts every size shards (1 under the MLA flag); Any: every
+// count from -1 up; Edges: -1, 0, the compatible counts and the smallest one
+// that is not (-1, 0 and 1 under the MLA flag). Drawn at random, Edges is Any.
+enum class HeadCounts : std::uint8_t { Compatible, Any, Edges };
+enum class DpRanks : std::uint8_t { NonNegative, Any };
+
+struct Block {
+  BlockKind kind;
+  std::uint8_t option = 0;
+  std::array<const char*, 2> names{};     // the values it gives (only a pair gives two)
+  std::array<const char*, 2> of_names{};  // the values it depends on, by name
+  const char* flag_name = nullptr;        // heads: the MLA flag under which H is ignored
+  const char* given_name = nullptr;       // rank: walk every rank only when this head count is valid
+  // Filled in by Domain from the names: positions in the values array.
+  std::array<int, 2> of{-1, -1};
+  int flag = -1;
+  int given = -1;                             // rank: the head count's position
+  std::array<int, 2> given_sizes{-1, -1};     // ... the sizes it must shard over
+  int given_flag = -1;                        // ... and its MLA flag
+  int first = 0;
+
+  int width() const { return kind == BlockKind::Pair ? 2 : 1; }
+  // Whether its values are sizes, which order counterexamples ("smallest sizes first").
+  bool gives_sizes() const;
+};
+
+// Builders for declarations (properties/src/*_invariants.cpp).
+Block size(const char* name, Sizes option = Sizes::Positive);
+Block pair(const char* a, const char* b, Pairs option = Pairs::Positive);
+Block rank(const char* name, const char* of, Ranks option = Ranks::Valid);
+// A rank below the larger of two values (an index valid for either).
+Block rank_of_larger(const char* name, const char* of_a, const char* of_b, Ranks option);
+// A rank with the invalid ones (-1 and S) whose every value is walked only
+// when head count `heads_name` is valid (it shards over its sizes, or is 1
+// under its MLA flag); otherwise only -1, 0 and S. An operation fails on an
+// invalid head count whatever the rank, so its cases need not multiply.
+Block rank_given_heads(const char* name, const char* of, const char* heads_name);
+// A head count for one or two sizes; with `mla_flag`, H is ignored when that flag is set.
+Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts option, const char* mla_flag = nullptr);
+Block flag(const char* name);
+Block dp_rank(const char* name, DpRanks option = DpRanks::NonNegative);
+Block dp_size(const char* name, Sizes option = Sizes::Positive);
+Block hosts(const char* name, const char* of);
+Block base_port(const char* name, const char* dp_size, const char* tp_size);
+
+class Domain {
+ public:
+  Domain() = default;
+  // Resolves every name to a position; throws std::invalid_argument naming a
+  // value that is unknown or not defined before the block that uses it.
+  explicit Domain(std::vector<Block> blocks);
+
+  const std::vector<Block>& blocks() const { return blocks_; }
+  int width() const { return static_cast<int>(names_.size()); }
+  const char* name(int position) const { return names_[static_cast<std::size_t>(position)]; }
+  bool is_size(int position) const { return sizes_[static_cast<std::size_t>(position)]; }
+  bool is_flag(int position) const { return flags_[static_cast<std::size_t>(position)]; }
+
+ private:
+  std::vector<Block> blocks_;
+  std::vector<const char*> names_;
+  std::vector<bool> sizes_;
+  std::vector<bool> flags_;
+};
+
+// At most this many values in one case (the widest operation has five).
+inline constexpr int kMaxValues = 8;
+
+// ---- the exhaustive enumeration at a bound ----------------------------------
+
+struct Bound {
+  std::int64_t max_tp = 256;     // sizes 1..max_tp (and -1, 0 where non-positive ones are asked for)
+  std::int64_t max_heads = 256;  // head counts 1..max_heads
+};
+// The deployment blocks walk small fixed sets: DP sizes 1..4 (and -1, 0),
+// DP ranks 0..3 (and -1), host counts 1..8 and T, T + 1, and per deployment
+// the base ports -1, 0, 1, 65535 and those whose last port is 65534..65536.
+inline constexpr std::int64_t kSweepDpSizes = 4;
+inline constexpr std::int64_t kSweepHosts = 8;
+
+// The values block `b` takes at the bound, given the values of the blocks
+// before it (`values`, indexed by position), appended to `out` in ascending
+// order (a pair appends two integers per case). Public for conform's grid.
+void block_values(const Block& b, const Bound& bound, const std::int64_t* values, std::vector<std::int64_t>& out);
+
+// Calls visit(values) for every case of the domain at the bound, in order,
+// starting at block `from` with values[0 .. blocks[from].first) already set.
+template <class Visit>
+class Walker {
+ public:
+  Walker(const Domain& domain, const Bound& bound) : domain_(domain), bound_(bound), buffers_(domain.blocks().size()) {}
+
+  void walk(std::int64_t* values, std::size_t from, Visit& visit) {
+    if (from == domain_.blocks().size()) {
+      visit(static_cast<const std::int64_t*>(values));
+      return;
+    }
+    const Block& b = domain_.blocks()[from];
+    std::vector<std::int64_t>& buffer = buffers_[from];
+    buffer.clear();
+    block_values(b, bound_, values, buffer);
+    const std::size_t step = static_cast<std::size_t>(b.width());
+    for (std::size_t i = 0; i + step <= buffer.size(); i += step) {
+      for (std::size_t k = 0; k < step; ++k) values[b.first + static_cast<int>(k)] = buffer[i + k];
+      walk(values, from + 1, visit);
+    }
+  }
+
+ private:
+  const Domain& domain_;
+  Bound bound_;
+  std::vector<std::vector<std::int64_t>> buffers_;
+};
+
+template <class Visit>
+void for_each_case(const Domain& domain, const Bound& bound, Visit&& visit) {
+  std::array<std::int64_t, kMaxValues> values{};
+  Walker<std::remove_reference_t<Visit>> walker(domain, bound);
+  walker.walk(values.data(), 0, visit);
+}
+
+// ---- choices: the random engines' view ----------------------------------------
+
+// A choice is an integer in [0, range); range 0 stands for [0, 2^64).
+using Choice = std::uint64_t;
+
+// The integers the engine's type holds, and the largest size to draw (a
+// per-configuration invariant caps its sizes so that a case stays cheap).
+struct Limits {
+  BigInt lowest;
+  BigInt highest;
+  BigInt size_cap;
+};
+Limits int64_limits(std::int64_t size_cap = 0);  // size_cap 0: no cap below the type's own
+Limits big_limits(std::int64_t size_cap = 0);    // cpp_int: values up to 2^320 in magnitude
+
+std::vector<Choice> choice_ranges(const Block& b);
+std::vector<Choice> choice_ranges(const Domain& d);
+
+// The values of every block from the choices (laid out as choice_ranges(d)),
+// written to values[0 .. d.width()). Any choices give valid values inside the
+// limits: a choice at or past its range is reduced modulo the range.
+void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits& limits);
+
+// Choices that decode() turns into exactly these values, or nothing when the
+// block has no choices for one of them (say a size of 2^300 + 1).
+std::optional<std::vector<Choice>> encode(const Domain& d, const BigInt* values, const Limits& limits);
+
+// "name=value" for every value of a case, space separated.
+std::string describe(const Domain& d, const BigInt* values);
+
+// The domain's blocks as text: "pair(L, R: divisible), rank(r of L)".
+std::string domain_text(const Domain& d);
+
+}  // namespace tpcheck::dom

@@ -1,0 +1,280 @@
+// Each block's values from independent small choices: the random engines'
+// view of a domain. Every class, shape or position 0 is the plain case, so
+// RapidCheck shrinks towards small sizes, first ranks and no error. The
+// magnitude every size is made from is in choices.hpp; each block's layout is
+// in choice_ranges().
+#include <algorithm>
+#include <stdexcept>
+
+#include <boost/multiprecision/integer.hpp>
+
+#include "choices.hpp"
+#include "tpcheck/sharding.hpp"
+
+namespace tpcheck::dom {
+
+using namespace choices;
+
+std::vector<Choice> choice_ranges(const Block& b) {
+  std::vector<Choice> out;
+  const Choice shapes = shape_count(b);
+  switch (b.kind) {
+    case BlockKind::Size:
+    case BlockKind::DpSize:
+      if (shapes > 1) out.push_back(shapes);
+      magnitude_ranges(out);
+      break;
+    case BlockKind::Pair:
+      out.push_back(shapes);
+      magnitude_ranges(out);
+      out.insert(out.end(), {kFactor, kFactor, kFactor});
+      magnitude_ranges(out);
+      out.insert(out.end(), {kExtensionClasses, kWide});
+      break;
+    case BlockKind::Rank:
+    case BlockKind::BasePort:
+      out.insert(out.end(), {shapes, kSmall, kWide});
+      break;
+    case BlockKind::Heads:
+    case BlockKind::Hosts:
+      out.insert(out.end(), {shapes, kFactor});
+      magnitude_ranges(out);
+      break;
+    case BlockKind::DpRank:
+      out.insert(out.end(), {shapes, kSmall});
+      magnitude_ranges(out);
+      break;
+    case BlockKind::Flag:
+      out.push_back(2);
+      break;
+  }
+  return out;
+}
+
+std::vector<Choice> choice_ranges(const Domain& d) {
+  std::vector<Choice> out;
+  for (const Block& b : d.blocks()) {
+    const std::vector<Choice> more = choice_ranges(b);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return out;
+}
+
+namespace {
+
+// A positive or non-positive size: [sign?] + magnitude. Signs 0-4 give a
+// positive size, 5 zero, 6 a small negative, 7 a negative magnitude.
+BigInt decode_size(const Block& b, Reader& in, const Limits& limits) {
+  const Choice sign = shape_count(b) > 1 ? in.next(shape_count(b)) : 0;
+  const MagnitudeChoices m = read_magnitude(in);
+  if (sign < 5) return magnitude(m, size_limit(limits));
+  if (sign == 5) return 0;
+  if (sign == 6) return -BigInt(1 + m.small);
+  return -magnitude(m, -limits.lowest);
+}
+
+// A pair's factor: a choice below 256, plus 256 times a wide extension
+// chosen for two of eight extension classes: small mostly, any size sometimes.
+BigInt extended(Choice factor, Choice extension_class, Choice extension) {
+  return BigInt(factor) + (extension_class < 6 ? BigInt(0) : BigInt(256) * extension);
+}
+
+struct NonDivisible {
+  BigInt small_factor;  // a
+  BigInt large_factor;  // b = a * q + c, 0 < c < a
+};
+
+NonDivisible non_divisible_factors(Choice f, Choice h, const BigInt& extended_g, const BigInt& limit) {
+  const BigInt a = 2 + f;
+  const BigInt b = a * (1 + extended_g) + 1 + h % (2 + f - 1);
+  if (b <= limit) return {a, b};
+  return {2, 3};  // the smallest non-divisible pair
+}
+
+void decode_pair(const Block& b, Reader& in, BigInt* out, const Limits& limits) {
+  const BigInt top = size_limit(limits);
+  Choice shape = in.next(shape_count(b));
+  const MagnitudeChoices u = read_magnitude(in);
+  const Choice f = in.next(kFactor), g = in.next(kFactor), h = in.next(kFactor);
+  const MagnitudeChoices v = read_magnitude(in);
+  const Choice extension_class = in.next(kExtensionClasses), extension = in.next(kWide);
+  if ((shape == 1 || shape == 2) && top < 2) shape = 0;
+  if ((shape == 3 || shape == 4) && top < 3) shape = 0;
+  BigInt& first = out[0];
+  BigInt& second = out[1];
+  switch (shape) {
+    case 0:
+      first = second = magnitude(u, top);
+      break;
+    case 1:
+    case 2: {
+      const BigInt k = std::min(BigInt(2 + extended(f, extension_class, extension)), top);
+      const BigInt base = magnitude(u, top / k);
+      first = shape == 1 ? BigInt(base * k) : base;
+      second = shape == 1 ? base : BigInt(base * k);
+      break;
+    }
+    case 3:
+    case 4: {
+      const NonDivisible n = non_divisible_factors(f, h, extended(g, extension_class, extension), top);
+      const BigInt base = magnitude(u, top / n.large_factor);
+      first = base * (shape == 3 ? n.large_factor : n.small_factor);
+      second = base * (shape == 3 ? n.small_factor : n.large_factor);
+      break;
+    }
+    case 5:
+      first = magnitude(u, top);
+      second = magnitude(v, top);
+      break;
+    case 6:
+      first = non_positive(f, g, v, limits);
+      second = magnitude(u, top);
+      break;
+    case 7:
+      first = magnitude(u, top);
+      second = non_positive(f, g, v, limits);
+      break;
+    default:
+      first = non_positive(f, g, v, limits);
+      second = non_positive(f / 3, h, u, limits);
+      break;
+  }
+}
+
+// Ranks in [0, n): the first ones, the last ones, or a fraction of n.
+BigInt rank_inside(Choice position, Choice small, Choice wide, const BigInt& n) {
+  if (n <= 0) return 0;
+  switch (position) {
+    case 0: return std::min(BigInt(small), BigInt(n - 1));
+    case 1: return n - 1 - std::min(BigInt(small), BigInt(n - 1));
+    default: return (BigInt(wide) * n) >> 64;
+  }
+}
+
+BigInt decode_rank(const Block& b, Reader& in, const BigInt* values, const Limits& limits) {
+  const Choice position = in.next(shape_count(b));
+  const Choice small = in.next(kSmall);
+  const Choice wide = in.next(kWide);
+  BigInt S = values[b.of[0]];
+  if (b.of[1] >= 0) S = std::max(S, values[b.of[1]]);
+  const auto option = static_cast<Ranks>(b.option);
+  if (position < 3) return rank_inside(position, small, wide, option == Ranks::NotLast ? BigInt(S - 1) : S);
+  BigInt r;
+  switch (position) {
+    case 3: r = -BigInt(1 + small); break;
+    case 4: r = std::max(S, BigInt(0)) + small; break;
+    case 5: r = -(BigInt(1) + wide); break;
+    default: r = std::max(S, BigInt(0)) + 1 + wide; break;
+  }
+  return clamp(r, limits.lowest, limits.highest);
+}
+
+// Head counts both sizes shard: a divisor of their gcd (both replicate), a
+// multiple of their lcm (both split), or one in between when one size divides
+// the other; otherwise (Any) one the larger size does not shard (between it
+// and its double), 0, a negative count, or any magnitude.
+BigInt decode_heads(const Block& b, Reader& in, const BigInt* values, const Limits& limits) {
+  const Choice shape = in.next(shape_count(b));
+  const Choice f = in.next(kFactor);
+  const BigInt top = size_limit(limits);
+  const BigInt any = magnitude(in, top);
+  const BigInt& s1 = values[b.of[0]];
+  const BigInt& s2 = b.of[1] >= 0 ? values[b.of[1]] : s1;
+  const BigInt large = std::max(s1, s2);
+  if (shape == 3 && large >= 2) return clamp(BigInt(large + 1 + f % (large - 1)), 1, top);
+  if (shape == 4) return 0;
+  if (shape == 5) return -BigInt(1 + f % 16);
+  if (shape >= 3 || s1 < 1 || s2 < 1) return any;
+  using boost::multiprecision::gcd;
+  const BigInt g = gcd(s1, s2);
+  const BigInt l = s1 / g * s2;
+  const BigInt k = 1 + f;
+  if (shape == 1 && l * k <= top) return l * k;
+  if (shape == 1 && l <= top) return l;
+  const BigInt small = std::min(s1, s2);
+  if (shape == 2 && large % small == 0) return small * gcd(BigInt(large / small), k);
+  return g / gcd(g, k);
+}
+
+// DP ranks: classes 0-1 a small one, 2-3 any magnitude, 4 a small negative,
+// 5 a negative magnitude.
+BigInt decode_dp_rank(const Block& b, Reader& in, const Limits& limits) {
+  const Choice cls = in.next(shape_count(b));
+  const Choice small = in.next(kSmall);
+  const BigInt m = magnitude(in, cls < 4 ? limits.highest : BigInt(-limits.lowest));
+  if (cls < 2) return small;
+  if (cls < 4) return m - 1;
+  if (cls == 4) return -BigInt(1 + small);
+  return -m;
+}
+
+BigInt decode_hosts(Reader& in, const BigInt* values, const Block& b, const Limits& limits) {
+  const Choice cls = in.next(shape_count(b));
+  const Choice f = in.next(kFactor);
+  const BigInt m = magnitude(in, size_limit(limits));
+  const BigInt& T = values[b.of[0]];
+  switch (cls) {
+    case 0: return 1;
+    case 1: return T >= 1 ? boost::multiprecision::gcd(T, BigInt(1 + f)) : BigInt(1);
+    case 2: return 2 + f;
+    case 3: return T >= 1 ? clamp(BigInt(T + 1 + f % 16), 1, limits.highest) : BigInt(2 + f);
+    default: return m;
+  }
+}
+
+// Base ports around the one whose deployment ends exactly at port 65535.
+BigInt decode_base_port(Reader& in, const BigInt* values, const Block& b, const Limits& limits) {
+  const Choice cls = in.next(shape_count(b));
+  const Choice small = in.next(kSmall);
+  const Choice wide = in.next(kWide);
+  const BigInt edge = 65536 - values[b.of[0]] * values[b.of[1]];
+  BigInt v;
+  switch (cls) {
+    case 0: v = edge; break;
+    case 1: v = edge + 1 + small; break;
+    case 2: v = edge - 1 - small; break;
+    case 3: v = 1 + wide % 65535; break;
+    case 4: v = -BigInt(small); break;
+    default: v = 65536 + BigInt(wide); break;
+  }
+  return clamp(v, limits.lowest, limits.highest);
+}
+
+}  // namespace
+
+void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits& limits) {
+  for (const Block& b : d.blocks()) {
+    Reader in(choices);
+    BigInt* out = values + b.first;
+    switch (b.kind) {
+      case BlockKind::Size:
+      case BlockKind::DpSize: *out = decode_size(b, in, limits); break;
+      case BlockKind::Pair: decode_pair(b, in, out, limits); break;
+      case BlockKind::Rank: *out = decode_rank(b, in, values, limits); break;
+      case BlockKind::Heads: *out = decode_heads(b, in, values, limits); break;
+      case BlockKind::Flag: *out = in.next(2); break;
+      case BlockKind::DpRank: *out = decode_dp_rank(b, in, limits); break;
+      case BlockKind::Hosts: *out = decode_hosts(in, values, b, limits); break;
+      case BlockKind::BasePort: *out = decode_base_port(in, values, b, limits); break;
+    }
+    choices += choice_ranges(b).size();
+  }
+}
+
+std::string describe(const Domain& d, const BigInt* values) {
+  std::string out;
+  for (int i = 0; i < d.width(); ++i) out += (i ? " " : "") + std::string(d.name(i)) + "=" + decimal(values[i]);
+  return out;
+}
+
+Limits int64_limits(std::int64_t size_cap) {
+  const BigInt highest = std::numeric_limits<std::int64_t>::max();
+  return {BigInt(std::numeric_limits<std::int64_t>::min()), highest, size_cap > 0 ? BigInt(size_cap) : highest};
+}
+
+Limits big_limits(std::int64_t size_cap) {
+  const BigInt highest = pow2(320) - 1;
+  return {BigInt(-highest), highest, size_cap > 0 ? BigInt(size_cap) : highest};
+}
+
+}  // namespace tpcheck::dom
