@@ -12,9 +12,9 @@ there), then checks it:
 - its contents (dpkg-deb -c): exactly the installed files under /usr, owned
   by root, programs executable;
 - extracted (dpkg-deb -x), its tpcheck prints VERSION and gives the build
-  tree's conform report on a faulty fixture;
-- apt-get install --simulate accepts it on this system: every dependency
-  resolves (nothing is installed, nothing fetched).
+  tree's conform report on a faulty fixture.
+Installing it (apt-get on a base Debian 12, dpkg into a scratch root) is
+deb_install_test.py's part.
 """
 import glob
 import os
@@ -25,8 +25,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from package_support import (EXECUTABLES, INSTALLED_FILES, expect, files_under, main, run,  # noqa: E402
-                             without_timing_json)
+from package_support import (EXECUTABLES, INSTALLED_FILES, depends_names, expect, files_under, main,  # noqa: E402
+                             run, without_timing_json)
 
 
 def library_packages(binary):
@@ -52,15 +52,6 @@ def library_packages(binary):
     return packages
 
 
-def depends_names(field):
-    """Package names of a Depends field (alternatives included)."""
-    names = set()
-    for clause in field.split(","):
-        for alternative in clause.split("|"):
-            names.add(alternative.strip().split(" ")[0].split(":")[0])
-    return names
-
-
 def package(source_dir, build_dir, version, out_dir):
     shutil.rmtree(out_dir, ignore_errors=True)
     p = run(["cpack", "--config", os.path.join(build_dir, "CPackConfig.cmake"), "-G", "DEB", "-B", out_dir],
@@ -82,7 +73,7 @@ def package(source_dir, build_dir, version, out_dir):
            "maintainer and section", fields)
     expect(fields["Description"].startswith("checks the tensor-parallel rank mapping") and
            "\n" in fields["Description"], "a summary line and a long description", fields["Description"])
-    depends = depends_names(fields["Depends"])
+    depends = set(depends_names(fields["Depends"]))
     libraries = library_packages(os.path.join(build_dir, "tpcheck"))
     expect({"libc6", "libstdc++6"} <= libraries, "ldd found the C and C++ runtimes", libraries)
     expect(libraries <= depends, "Depends has the package of every library tpcheck loads", libraries, depends)
@@ -122,13 +113,6 @@ def package(source_dir, build_dir, version, out_dir):
                without_timing_json(packaged.stdout) == without_timing_json(reference.stdout),
                "the packaged tpcheck's report is the build tree's", packaged.stdout, packaged.stderr)
 
-    if shutil.which("apt-get"):
-        p = run(["apt-get", "install", "--simulate", "--no-install-recommends", os.path.abspath(deb)])
-        expect(p.returncode == 0 and re.search(r"^Inst tpcheck \(%s-1 " % re.escape(version), p.stdout, re.M),
-               "apt-get resolves its dependencies", p.stdout, p.stderr)
-        print("apt-get install --simulate: " + "; ".join(l for l in p.stdout.splitlines() if l.startswith("Inst")))
-    else:
-        print("apt-get not found: the dependencies were not resolved")
     print("package: " + deb)
 
 

@@ -44,6 +44,18 @@ def install(build_dir, prefix):
     expect(p.returncode == 0, "cmake --install failed", p.stdout, p.stderr)
 
 
+def depends_names(field):
+    """Package names of a Depends-style field, in order, once each
+    (alternatives included; versions and architecture qualifiers dropped)."""
+    names = []
+    for clause in field.split(","):
+        for alternative in clause.split("|"):
+            name = alternative.strip().split(" ")[0].split(":")[0]
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
 def files_under(root):
     found = []
     for here, _, names in os.walk(root):
