@@ -27,7 +27,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from robustness import PORT_OFFSET_CHECKS, Failed, expect, expect_error, run, write  # noqa: E402 - beside this file
+from robustness import PORT_OFFSET_CHECKS, expect, expect_error, run, run_scenario, write  # noqa: E402 - beside this file
 
 MORIIO = ["conform", "--profile", "vllm-moriio", "--max-tp", "8"]
 LEVELS = {"error", "warning", "note", "none"}
@@ -306,16 +306,5 @@ def outputs(tpcheck, fixtures):
         expect(sorted(os.listdir(cwd)) == ["a directory", "m.md", "s.sarif"], "nothing left behind", os.listdir(cwd))
 
 
-def main():
-    tpcheck, fixtures, scenario = sys.argv[1:4]
-    try:
-        globals()[scenario](os.path.abspath(tpcheck), os.path.abspath(fixtures))
-    except Failed as e:
-        print("FAIL %s: %s" % (scenario, e))
-        return 1
-    print("ok " + scenario)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_scenario(globals()))
