@@ -12,6 +12,12 @@
 # run in a CI job; `tpcheck conform --print-child` prints the embedded one).
 include(GNUInstallDirs)
 
+# What is installed is tpcheck and files: installing or packaging builds
+# nothing else (by default cpack would first build every target, the tests,
+# fuzzers and benchmarks included). Build tpcheck before (`cmake --build
+# build --target tpcheck`, or everything).
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
+
 install(TARGETS tpcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The pre-commit hook's entry (.pre-commit-hooks.yaml): it runs the tpcheck
 # installed beside it.
