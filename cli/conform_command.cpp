@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -137,10 +138,28 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   return c;
 }
 
+// Python source is never a report: `--sarif connector.py common.py` takes
+// the first file as the option's value, and writing the report would replace
+// the connector's code.
+bool is_python_source(const std::string& path, const std::vector<std::string>& files_under_test) {
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0) return true;
+  for (const auto& file : files_under_test) {
+    std::error_code ec;
+    if (path == file || std::filesystem::equivalent(path, file, ec)) return true;
+  }
+  return false;
+}
+
 // Problems with the output files, found before the run rather than after it.
 std::optional<std::string> check_outputs(const ConformCli& c) {
-  for (const auto& [option, path] : {std::pair{"--sarif", c.sarif}, std::pair{"--markdown", c.markdown}}) {
+  const auto outputs = {std::pair{"--sarif", c.sarif}, std::pair{"--markdown", c.markdown},
+                        std::pair{"--record", c.run.record_path}};
+  for (const auto& [option, path] : outputs) {
     if (path.empty() || path == kStandardOutput) continue;
+    if (is_python_source(path, c.run.files)) {
+      return option + std::string(" '") + path + "' is Python source, not a report file: it would be overwritten";
+    }
+    if (std::string(option) == "--record") continue;  // the run writes it, and says why it cannot
     if (auto problem = preflight::check_writable(path)) return option + std::string(" ") + *problem;
   }
   std::error_code ec;

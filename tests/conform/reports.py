@@ -283,7 +283,14 @@ def outputs(tpcheck, fixtures):
             json.load(f)
         # Bad paths and bad combinations: one line, exit 2, found before the run.
         os.mkdir(os.path.join(cwd, "a directory"))
+        shutil.copy(correct, os.path.join(cwd, "connector.py"))
+        shutil.copy(correct, os.path.join(cwd, "connector"))
         for bad, pattern in [
+                # Python source is never overwritten by a report: by name, or as a file under test.
+                (["--sarif", "connector.py"], r"--sarif 'connector\.py' is Python source, not a report file"),
+                (["--markdown", "./connector.py"], r"--markdown '\./connector\.py' is Python source"),
+                (["--record", "connector.py"], r"--record 'connector\.py' is Python source"),
+                (["connector", "--sarif", "./connector"], r"--sarif '\./connector' is Python source"),
                 (["--sarif", "no/such/dir/x.sarif"], r"--sarif cannot write 'no/such/dir/x\.sarif': No such file"),
                 (["--markdown", "a directory"], r"--markdown cannot write 'a directory': Is a directory"),
                 (["--sarif", "s.sarif/x"], r"--sarif cannot write 's\.sarif/x': Not a directory"),
@@ -297,6 +304,10 @@ def outputs(tpcheck, fixtures):
             result = run(tpcheck, args + bad, cwd=cwd)
             expect_error(result, 2, pattern)
             expect(result[3] < 5, "refused before the run", bad, result[3])
+        for name in ("connector.py", "connector"):
+            with open(os.path.join(cwd, name)) as copy, open(correct) as original:
+                expect(copy.read() == original.read(), name + " is left as it was")
+            os.remove(os.path.join(cwd, name))
         # A load error leaves the files as they were.
         write(cwd, "s.sarif", "old\n")
         expect_error(run(tpcheck, MORIIO + ["--sarif", "s.sarif", os.path.join(fixtures, "broken_syntax.py")],
