@@ -13,7 +13,8 @@ on PATH). The upload step is not run; its inputs are checked.
 
 faulty          a faulty connector: SARIF uploaded, summary written, job fails
 clean           a correct connector: the job passes, nothing deviates
-no_fail         fail-on-deviations 'false': the job passes, exit-code is 1
+no_fail         fail-on-deviations 'false': the job passes, exit-code is 1;
+                step-summary 'false': nothing written to the job's page
 load_error      a file that does not exist: the conform step fails, nothing uploaded
 deb_url         tpcheck-deb as a file:// URL (curl) and as a path; a missing one fails
 build           no .deb, no tpcheck: built from the action's source and put on PATH
@@ -147,6 +148,11 @@ def no_fail(source_dir, fixtures, deb_dir):
                "reported, not failed, not uploaded", result.log())
         expect(result.outputs["exit-code"] == "1" and os.path.isfile(result.outputs["sarif-file"]),
                "the outputs say what was found", result.outputs)
+        result = bench.action(profile="vllm-moriio", files=MORIIO_FILES, **{"fail-on-deviations": "false",
+                                                                            "upload-sarif": "false",
+                                                                            "step-summary": "false"})
+        expect(result.success and result.summary == "", "step-summary 'false': nothing on the job's page",
+               result.summary)
 
 
 def load_error(source_dir, fixtures, deb_dir):
@@ -280,6 +286,9 @@ def example(source_dir, fixtures, deb_dir):
             expect(os.path.basename(compare["with"]["baseline"]) == ("base-outcomes.txt" if base_has_files else ""),
                    "the baseline is used where it was recorded", compare["with"])
             run = uploaded_sarif(compare["action"], bench.workspace, entry["profile"])
+            expect(result.summary.count("### tpcheck conform") == 1 and
+                   ("compared with the baseline" in result.summary) == base_has_files,
+                   "the job's page shows the pull request's run alone", result.summary)
             expect(sorted({r["properties"]["function"] for r in run["results"]}) == functions,
                    entry["profile"] + ": the results are the pull request's changes", run["results"])
             expect(any(c.startswith("apt-get install -y -qq python3-numpy") for c in bench.commands()),
