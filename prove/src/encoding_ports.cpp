@@ -49,6 +49,12 @@ OutcomeTerm Encoding::sizing_accepted(ConnectorTerm connector, const z3::expr& P
     case ConnectorTerm::Nixl:
     case ConnectorTerm::Mooncake:
       checks.fail_as(tp_ratio(D, P));
+      // §11: NIXL refuses a larger prefill side that replicates heads (it
+      // would read one replica of each head and leave the other ranks of the
+      // window waiting); Mooncake pushes from every rank of the window.
+      if (connector == ConnectorTerm::Nixl) {
+        checks.fail_if(!mla && P > D && P > H, Message::NixlRefusesUnreadReplicas);
+      }
       break;
     case ConnectorTerm::General:
       break;

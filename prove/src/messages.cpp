@@ -52,6 +52,7 @@ const std::vector<MessageInfo>& message_infos() {
       {DpSizeNotPositive, V, "dp_size {0} must be positive"},
       {BasePortNotPositive, V, "base port {0} must be positive"},
       {PortsExceedRange, V, "ports {0}..{1} exceed 65535"},
+      {NixlRefusesUnreadReplicas, ErrorKind::AssertionError, ""},
   };
   return infos;
 }

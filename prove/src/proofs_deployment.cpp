@@ -17,9 +17,14 @@ std::vector<Goal> accepted_sizing_is_served_correctly(const Encoding& e) {
   };
   g.add("the general connector accepts exactly the loadable sizings", any, accepts(ConnectorTerm::General) == loadable,
         {sizing_call("general")});
-  g.add("what moriio accepts, nixl and mooncake accept", accepts(ConnectorTerm::MoRIIO),
-        accepts(ConnectorTerm::Nixl) && accepts(ConnectorTerm::Mooncake),
-        {sizing_call("moriio"), sizing_call("nixl"), sizing_call("mooncake")});
+  g.add("what moriio accepts, mooncake accepts", accepts(ConnectorTerm::MoRIIO), accepts(ConnectorTerm::Mooncake),
+        {sizing_call("moriio"), sizing_call("mooncake")});
+  // §11: NIXL refuses a larger prefill side that replicates heads, and
+  // otherwise accepts exactly what Mooncake accepts.
+  const z3::expr unread_replicas = !mla && P > D && P > H;
+  g.add("nixl accepts exactly what mooncake accepts, except not mla and P > D and P > H", any,
+        accepts(ConnectorTerm::Nixl) == (accepts(ConnectorTerm::Mooncake) && !unread_replicas),
+        {sizing_call("nixl"), sizing_call("mooncake")});
   g.add("what nixl or mooncake accepts is loadable", accepts(ConnectorTerm::Nixl) || accepts(ConnectorTerm::Mooncake),
         loadable, {sizing_call("nixl"), sizing_call("mooncake")});
   const OperationTerm single = e.single_source_plan(d, P, D, H, mla);

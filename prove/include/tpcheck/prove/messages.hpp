@@ -52,6 +52,7 @@ enum class Message : int {
   DpSizeNotPositive,           // project (dp_size)
   BasePortNotPositive,         // project (base)
   PortsExceedRange,            // project (base, last)
+  NixlRefusesUnreadReplicas,   // §11: an AssertionError with no message
 };
 
 inline constexpr std::size_t kMessageArgs = 3;
