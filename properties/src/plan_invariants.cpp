@@ -100,10 +100,9 @@ TPCHECK_INVARIANT(SingleSourceHoldsExactlyTheDecodeRanksHeads, "§9.6", HeadAlig
             return mla == 0 && P != D && std::min(P, D) < H;
           }),
           kind("not divisible", not_divisible), kind("MLA", with_mla)),
-    min_non_vacuous(0.9).proof(Proof::stated("Z3 proves the case P <= H (prefill ranks split "
-        "the heads) but not P > H within 300 s; that case needs the floor identities of each decode side and "
-        "each ordering of D and P fed to it, as PlanSourcesMatchNixlOnDivisiblePairs has them (run it with "
-        "--pending); the sweep and the properties test it")),
+    min_non_vacuous(0.9).proof(Proof::by_z3("loadable sizings P, D, H (both sides "
+        "shard H, or MLA), 0 <= d < D; P > H case by case (the decode side split or replicated, either side "
+        "larger, whether P divides D)")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto& d) {
       return single_source_holds_own_heads(d, P, D, H, mla != 0);
     });
