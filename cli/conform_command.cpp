@@ -2,14 +2,19 @@
 // (SPEC §10, §12, §13). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
 #include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "tpcheck/conform/report.hpp"
 #include "tpcheck/conform/run.hpp"
+#include "tpcheck/preflight/output_file.hpp"
+#include "tpcheck_version.hpp"
 
 namespace tpcheck::cli {
 namespace {
@@ -35,12 +40,25 @@ constexpr const char* kConformUsage =
     "  --record FILE           write every case's outcome to FILE\n"
     "  --baseline FILE         report only the cases whose outcome changed since FILE was recorded\n"
     "  --json                  one JSON object instead of the text report\n"
+    "  --sarif FILE            also write SARIF 2.1.0 for code scanning: an alert per function and\n"
+    "                          deviation kind, at the function's line ('-': standard output)\n"
+    "  --sarif-base DIR        the SARIF's file URIs are relative to DIR (default: the working directory)\n"
+    "  --markdown FILE         also write a Markdown summary table, e.g. $GITHUB_STEP_SUMMARY ('-': standard\n"
+    "                          output)\n"
+    "  --print-child           print the Python program the child runs, and exit\n"
     "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
+
+// `-` as an output file: standard output, instead of the text report.
+constexpr const char* kStandardOutput = "-";
 
 struct ConformCli {
   conform::RunOptions run;
   bool json = false;
   bool help = false;
+  bool print_child = false;
+  std::string sarif;       // --sarif
+  std::string sarif_base;  // --sarif-base
+  std::string markdown;    // --markdown
 };
 
 std::variant<ConformCli, std::string> parse_conform_options(const std::vector<std::string>& args) {
@@ -52,8 +70,8 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
       c.help = true;
       return c;
     }
-    if (a == "--json" || a == "--hybrid") {
-      (a == "--json" ? c.json : c.run.hybrid) = true;
+    if (a == "--json" || a == "--hybrid" || a == "--print-child") {
+      (a == "--json" ? c.json : a == "--hybrid" ? c.run.hybrid : c.print_child) = true;
       continue;
     }
     if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -86,6 +104,9 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         c.run.record_path = v;
       } else if (a == "--baseline") {
         c.run.baseline_path = v;
+      } else if (a == "--sarif" || a == "--sarif-base" || a == "--markdown") {
+        if (v.empty()) return a + " needs a non-empty value";
+        (a == "--sarif" ? c.sarif : a == "--sarif-base" ? c.sarif_base : c.markdown) = v;
       } else {
         return "unknown option " + a;
       }
@@ -95,6 +116,7 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
     c.run.files.push_back(a);
   }
   if (!heads_given) c.run.bounds.max_heads = c.run.bounds.max_tp;
+  if (c.print_child) return c;
   if (c.run.adapter && !c.run.profile.empty()) return "--adapter and --profile exclude each other";
   if (!c.run.adapter && c.run.profile.empty()) return "give --profile NAME with source FILEs, or --adapter MODULE.py";
   if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE.py";
@@ -102,7 +124,81 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
     return "--record and --baseline must be different files";
   }
+  if (!c.sarif_base.empty() && c.sarif.empty()) return "--sarif-base is an option of --sarif";
+  if (int(c.json) + int(c.sarif == kStandardOutput) + int(c.markdown == kStandardOutput) > 1) {
+    return "only one of --json, --sarif - and --markdown - can write to standard output";
+  }
+  const auto clashes = [&](const std::string& output, const std::string& other) {
+    return !output.empty() && output != kStandardOutput && output == other;
+  };
+  if (clashes(c.sarif, c.markdown) || clashes(c.sarif, c.run.record_path) || clashes(c.sarif, c.run.baseline_path) ||
+      clashes(c.markdown, c.run.record_path) || clashes(c.markdown, c.run.baseline_path)) {
+    return "--sarif, --markdown, --record and --baseline must be different files";
+  }
   return c;
+}
+
+// Python source is never a report: `--sarif connector.py common.py` takes
+// the first file as the option's value, and writing the report would replace
+// the connector's code.
+bool is_python_source(const std::string& path, const std::vector<std::string>& files_under_test) {
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0) return true;
+  for (const auto& file : files_under_test) {
+    std::error_code ec;
+    if (path == file || std::filesystem::equivalent(path, file, ec)) return true;
+  }
+  return false;
+}
+
+// Problems with the output files, found before the run rather than after it.
+std::optional<std::string> check_outputs(const ConformCli& c) {
+  const auto outputs = {std::pair{"--sarif", c.sarif}, std::pair{"--markdown", c.markdown},
+                        std::pair{"--record", c.run.record_path}};
+  for (const auto& [option, path] : outputs) {
+    if (path.empty() || path == kStandardOutput) continue;
+    if (is_python_source(path, c.run.files)) {
+      return option + std::string(" '") + path + "' is Python source, not a report file: it would be overwritten";
+    }
+    if (std::string(option) == "--record") continue;  // the run writes it, and says why it cannot
+    if (auto problem = preflight::check_writable(path)) return option + std::string(" ") + *problem;
+  }
+  std::error_code ec;
+  if (!c.sarif_base.empty() && !std::filesystem::is_directory(c.sarif_base, ec)) {
+    return "--sarif-base '" + c.sarif_base + "' is not a directory";
+  }
+  return std::nullopt;
+}
+
+// Writes the report the options ask for to standard output, then the SARIF
+// and Markdown files; a file that cannot be written is a load error (2).
+int write_reports(const ConformCli& c, const conform::RunReport& report) {
+  std::error_code ec;
+  const auto base = std::filesystem::absolute(c.sarif_base.empty() ? "." : c.sarif_base, ec);
+  const auto render = [&](bool sarif) {
+    std::ostringstream out;
+    if (sarif) {
+      conform::print_sarif(out, report, {kVersion, base.lexically_normal().string()});
+    } else {
+      conform::print_markdown(out, report);
+    }
+    return out.str();
+  };
+  if (c.sarif == kStandardOutput || c.markdown == kStandardOutput) {
+    std::cout << render(c.sarif == kStandardOutput);
+  } else if (c.json) {
+    conform::print_json(std::cout, report);
+  } else {
+    conform::print_text(std::cout, report);
+  }
+  std::cout.flush();
+  for (const auto& [option, path] : {std::pair{"--sarif", c.sarif}, std::pair{"--markdown", c.markdown}}) {
+    if (path.empty() || path == kStandardOutput) continue;
+    if (auto error = preflight::write_file(path, render(std::string(option) == "--sarif"))) {
+      std::cerr << "tpcheck conform: " << option << " " << *error << "\n";
+      return 2;
+    }
+  }
+  return conform::exit_status(report);
 }
 
 }  // namespace
@@ -118,19 +214,21 @@ int conform_command(const std::vector<std::string>& args) {
     std::cout << kConformUsage;
     return 0;
   }
+  if (c.print_child) {
+    std::cout << conform::child_program();
+    return 0;
+  }
   std::string error;
+  if (auto problem = check_outputs(c)) {
+    std::cerr << "tpcheck conform: " << *problem << "\n";
+    return 2;
+  }
   const auto report = conform::run_conformance(c.run, error);
   if (!report) {
     std::cerr << "tpcheck conform: " << error << "\n";
     return 2;
   }
-  if (c.json) {
-    conform::print_json(std::cout, *report);
-  } else {
-    conform::print_text(std::cout, *report);
-  }
-  std::cout.flush();
-  return conform::exit_status(*report);
+  return write_reports(c, *report);
 }
 
 }  // namespace tpcheck::cli

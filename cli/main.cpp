@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "tpcheck_version.hpp"
 
 namespace {
 
@@ -24,7 +25,7 @@ constexpr const char* kUsage =
     "  conform --profile vllm-moriio FILE.py... | --adapter MODULE.py\n"
     "                       check a connector's Python functions against the model\n"
     "  prove [--json]       prove the invariants with Z3 for unbounded integers\n"
-    "Run 'tpcheck COMMAND --help' for a command's options.\n";
+    "Run 'tpcheck COMMAND --help' for a command's options; 'tpcheck --version' prints the version.\n";
 
 }  // namespace
 
@@ -33,6 +34,14 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    if (args.size() > 1) {
+      std::cerr << "tpcheck: --version takes no arguments\n";
+      return 2;
+    }
+    std::cout << "tpcheck " << tpcheck::cli::kVersion << "\n";
+    return 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "eval") return tpcheck::cli::eval_command(rest);

@@ -2,11 +2,14 @@
 #include "tpcheck/conform/grid.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <unordered_set>
 #include <stdexcept>
 
+#include "tpcheck/domain.hpp"
 #include "tpcheck/model.hpp"
+#include "tpcheck/sharding.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -49,25 +52,35 @@ bool head_compatible_with_all(const BigInt& h, const std::vector<BigInt>& sizes)
   return std::all_of(sizes.begin(), sizes.end(), [&](const BigInt& t) { return head_compatible<BigInt>(t, h); });
 }
 
-// The values of a parameter of the exhaustive block, given its dependencies' values.
+std::vector<BigInt> widen(const std::vector<std::int64_t>& values) {
+  return {values.begin(), values.end()};
+}
+
+// The registry's block for a parameter of the exhaustive block (the sweep's
+// and the random engines' domains, properties/include/tpcheck/domain.hpp),
+// with its dependencies as sizes named "S0", "S1" before it.
+dom::Block registry_block(const ParamSpec& p, GridStyle style, std::size_t size_count) {
+  const bool valid = style == GridStyle::ValidOnly;
+  const char* name = p.name.c_str();
+  switch (p.kind) {
+    case ParamKind::Size: return dom::size(name, valid ? dom::Sizes::Positive : dom::Sizes::WithNonPositive);
+    case ParamKind::Flag: return dom::flag(name);
+    case ParamKind::Rank: return dom::rank(name, "S0", valid ? dom::Ranks::Valid : dom::Ranks::WithInvalid);
+    case ParamKind::HeadCount:
+      return dom::heads(name, "S0", size_count > 1 ? "S1" : nullptr,
+                        valid ? dom::HeadCounts::Compatible : dom::HeadCounts::Any);
+    case ParamKind::WindowMember:
+    case ParamKind::Partner: break;
+  }
+  throw std::logic_error("conform grid: " + p.name + " has no registry block");
+}
+
+// The values of a parameter of the exhaustive block, given its dependencies'
+// values: the registry block's values at the grid's bounds, except for the
+// two kinds only conformance has (a window's members, a divisible partner).
 std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, const GridBounds& b,
                                        const std::vector<BigInt>& dep) {
-  const bool valid = style == GridStyle::ValidOnly;
   switch (p.kind) {
-    case ParamKind::Size: return range(valid ? 1 : -1, b.max_tp);
-    case ParamKind::Flag: return range(0, 1);
-    case ParamKind::Rank: {
-      const auto size = narrow(dep.at(0)).value_or(0);
-      return valid ? range(0, size - 1) : range(-1, std::max<std::int64_t>(size, 0));
-    }
-    case ParamKind::HeadCount: {
-      if (!valid) return range(-1, b.max_heads);
-      std::vector<BigInt> out;
-      for (const BigInt& h : range(1, b.max_heads)) {
-        if (head_compatible_with_all(h, dep)) out.push_back(h);
-      }
-      return out;
-    }
     case ParamKind::WindowMember: {
       const auto r = narrow(dep.at(0)), L = narrow(dep.at(1)), R = narrow(dep.at(2));
       if (!r || !L || !R) return {};
@@ -76,13 +89,35 @@ std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, cons
     }
     case ParamKind::Partner: {
       std::vector<BigInt> out;
-      for (const BigInt& v : range(1, b.max_tp)) {
-        if (dep.at(0) > 0 && (v % dep[0] == 0 || dep[0] % v == 0)) out.push_back(v);
+      for (std::int64_t v = 1; v <= b.max_tp; ++v) {
+        if (inv::divisible_pair<BigInt>(dep.at(0), v)) out.emplace_back(v);
       }
       return out;
     }
+    default: break;
   }
-  return {};
+  // The dependencies as the sizes before the block; the exhaustive block's
+  // are inside its bounds, so they fit int64.
+  const bool uses_deps = p.kind == ParamKind::Rank || (p.kind == ParamKind::HeadCount && style == GridStyle::ValidOnly);
+  std::vector<dom::Block> blocks;
+  std::array<std::int64_t, dom::kMaxValues> values{};
+  static constexpr const char* kDepNames[] = {"S0", "S1"};
+  // A head count that depends on no size is compatible with size 1: every
+  // positive count.
+  const std::vector<BigInt> sizes = uses_deps && dep.empty() ? std::vector<BigInt>{1} : dep;
+  for (std::size_t i = 0; uses_deps && i < sizes.size(); ++i) {
+    const auto v = narrow(sizes[i]);
+    if (!v || i >= 2) throw std::logic_error("conform grid: " + p.name + " needs sizes the registry has no block for");
+    blocks.push_back(dom::size(kDepNames[i], dom::Sizes::WithNonPositive));
+    values[i] = *v;
+  }
+  dom::Block own = registry_block(p, style, sizes.size());
+  if (!uses_deps) own.of_names = {};
+  blocks.push_back(own);
+  const dom::Domain domain(std::move(blocks));
+  std::vector<std::int64_t> out;
+  dom::block_values(domain.blocks().back(), dom::Bound{b.max_tp, b.max_heads}, values.data(), out);
+  return widen(out);
 }
 
 // The values of a parameter of the far-out block: small values mixed with

@@ -192,6 +192,28 @@ const char* kind_id(Kind kind) {
   return "?";
 }
 
+const char* kind_meaning(Kind kind) {
+  switch (kind) {
+    case Kind::WrongValue:
+      return "On a configuration the model serves, the connector returns another value than the model: ranks read "
+             "the wrong heads, wait for the wrong completions or use the wrong ports (the serious kind).";
+    case Kind::WrongError:
+      return "The connector refuses a configuration the model refuses, but with another exception class or message "
+             "text: operators and tests that match on the text are misled.";
+    case Kind::AcceptsInvalid:
+      return "The connector accepts a configuration the model refuses: an unsupported sizing goes ahead and ranks "
+             "pair by a rule that does not hold for it.";
+    case Kind::RejectsValid:
+      return "The connector refuses a configuration the model serves correctly.";
+    case Kind::Crashed:
+      return "The connector raises an exception the model never raises (or its process dies) instead of a clear "
+             "error.";
+    case Kind::TimedOut:
+      return "A call does not return within its time budget: the worker would hang.";
+  }
+  return "?";
+}
+
 std::vector<std::string> Binding::param_names() const {
   std::vector<std::string> out;
   for (const auto& p : params) out.push_back(p.name);

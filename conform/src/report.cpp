@@ -4,19 +4,15 @@
 #include <iomanip>
 #include <sstream>
 
+#include "report_support.hpp"
 #include "tpcheck/json.hpp"
 
 namespace tpcheck::conform {
 namespace {
 
-// Outcomes are shown in full up to this many bytes (a function may return a
-// huge list); the record file keeps them whole.
-constexpr std::size_t kShownOutcome = 400;
-
-std::string shown(const std::string& outcome) {
-  if (outcome.size() <= kShownOutcome) return outcome;
-  return outcome.substr(0, kShownOutcome) + "... (" + std::to_string(outcome.size()) + " bytes)";
-}
+using report_support::expected_with_note;
+using report_support::shown;
+using report_support::where;
 
 std::string json_args(const FunctionReport& f, const CaseArgs& args) {
   std::string s = "[";
@@ -26,8 +22,6 @@ std::string json_args(const FunctionReport& f, const CaseArgs& args) {
   }
   return s + "]";
 }
-
-std::string where(const FunctionReport& f) { return f.file + ":" + std::to_string(f.line); }
 
 }  // namespace
 
@@ -42,29 +36,23 @@ int exit_status(const RunReport& report) {
 void print_text(std::ostream& out, const RunReport& r) {
   const auto& o = r.options;
   const bool diff = !o.baseline_path.empty();
-  out << "tpcheck conform: " << (o.adapter ? "adapter " + o.files.at(0) : "profile " + o.profile)
-      << (o.hybrid ? " --hybrid" : "") << ", grid up to --max-tp " << o.bounds.max_tp << " --max-heads "
-      << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
-  std::size_t functions_with_deviations = 0;
+  out << "tpcheck conform: " << report_support::run_title(r) << ", grid up to --max-tp " << o.bounds.max_tp
+      << " --max-heads " << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
   for (const auto& f : r.functions) {
     out << "\n" << f.name;
     if (!f.checked) {
       out << ": skipped (" << f.skip_reason << ")\n";
       continue;
     }
-    std::uint64_t deviations = 0;
-    for (const auto& g : f.deviations) deviations += g.count;
-    functions_with_deviations += deviations ? 1 : 0;
     out << " (" << (f.found != f.name ? f.found + ", " : "") << where(f) << "): " << f.cases << " cases";
     if (f.not_run) out << " (" << f.not_run << " not run: abandoned after it hung or crashed)";
     if (f.not_compared) out << " (" << f.not_compared << " not compared: " << f.not_compared_reason << ")";
     if (diff && f.in_baseline) out << ", " << f.changes << " changed since the baseline";
     if (diff && !f.in_baseline) out << ", not in the baseline";
-    out << ", " << deviations << " deviations\n";
+    out << ", " << f.deviation_count() << " deviations\n";
     for (const auto& g : f.deviations) {
       out << "  " << kind_id(g.kind) << ": " << g.count << " cases; smallest " << call_text(f, g.smallest.args) << "\n"
-          << "    expected " << shown(g.smallest.expected)
-          << (g.smallest.note.empty() ? "" : "  (" + g.smallest.note + ")") << "\n"
+          << "    expected " << expected_with_note(g.smallest) << "\n"
           << "    actual   " << shown(g.smallest.actual) << "\n"
           << "    meaning: " << g.meaning << "\n";
     }
@@ -84,6 +72,7 @@ void print_text(std::ostream& out, const RunReport& r) {
   std::ostringstream rate;
   rate << std::fixed << std::setprecision(1) << r.seconds << " s, " << std::setprecision(0)
        << (r.cases / std::max(r.seconds, 1e-9)) << " cases/s";
+  const auto functions_with_deviations = report_support::functions_with_deviations(r);
   out << "\nconform: " << r.cases << " cases, " << r.deviation_count() << " deviations in " << functions_with_deviations
       << (functions_with_deviations == 1 ? " function, " : " functions, ") << rate.str() << "\n";
 }

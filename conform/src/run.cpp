@@ -222,11 +222,15 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
 
 }  // namespace
 
+std::uint64_t FunctionReport::deviation_count() const {
+  std::uint64_t n = 0;
+  for (const auto& g : deviations) n += g.count;
+  return n;
+}
+
 std::uint64_t RunReport::deviation_count() const {
   std::uint64_t n = 0;
-  for (const auto& f : functions) {
-    for (const auto& g : f.deviations) n += g.count;
-  }
+  for (const auto& f : functions) n += f.deviation_count();
   return n;
 }
 

@@ -8,6 +8,8 @@ namespace tpcheck::conform {
 
 extern const char* const kChildSource;  // embedded.cpp, generated from conform/child/*.py
 
+const char* child_program() { return kChildSource; }
+
 namespace {
 
 using Clock = ChildProcess::Clock;

@@ -65,6 +65,11 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 
 Block flag(const char* name) { return make(BlockKind::Flag, 0, name); }
 
+Block with_narrow_edges(Block b) {
+  b.narrow_edges = true;
+  return b;
+}
+
 Block dp_rank(const char* name, DpRanks option) {
   return make(BlockKind::DpRank, static_cast<std::uint8_t>(option), name);
 }
@@ -132,9 +137,18 @@ I rank_bound(const Block& b, const I* values) {
   return bound;
 }
 
-void sizes(Sizes option, I max, std::vector<I>& out) {
-  if (option == Sizes::WithNonPositive) range(-1, 0, out);
+// kNarrowEdges past `max`, when the block asks for them.
+void narrow_edges_past(const Block& b, I max, std::vector<I>& out) {
+  if (!b.narrow_edges) return;
+  for (const I edge : kNarrowEdges) {
+    if (edge > max) out.push_back(edge);
+  }
+}
+
+void sizes(const Block& b, I max, std::vector<I>& out) {
+  if (static_cast<Sizes>(b.option) == Sizes::WithNonPositive) range(-1, 0, out);
   range(1, max, out);
+  narrow_edges_past(b, max, out);
 }
 
 void pairs(Pairs option, I max, std::vector<I>& out) {
@@ -148,7 +162,24 @@ void pairs(Pairs option, I max, std::vector<I>& out) {
   }
 }
 
-void ranks(Ranks option, I size, std::vector<I>& out) {
+// A size past the bound (a narrow edge): only its edge ranks, so one such
+// size does not multiply the cases by itself.
+void edge_ranks(Ranks option, I size, std::vector<I>& out) {
+  const I last = option == Ranks::NotLast ? size - 2 : size - 1;
+  std::vector<I> edges;
+  if (option == Ranks::WithInvalid) edges.push_back(-1);
+  for (const I r : {I(0), I(1), size / 2, last - 1, last}) {
+    if (r >= 0 && r <= last && (edges.empty() || r > edges.back())) edges.push_back(r);
+  }
+  if (option == Ranks::WithInvalid) edges.push_back(size);
+  out.insert(out.end(), edges.begin(), edges.end());
+}
+
+void ranks(Ranks option, I size, const Bound& bound, std::vector<I>& out) {
+  if (size > std::max(bound.max_tp, bound.max_heads)) {
+    edge_ranks(option, size, out);
+    return;
+  }
   switch (option) {
     case Ranks::Valid: range(0, size - 1, out); break;
     case Ranks::NotLast: range(0, size - 2, out); break;
@@ -189,6 +220,11 @@ void head_counts(const Block& b, const Bound& bound, const I* values, std::vecto
       incompatible_seen = true;
     }
   }
+  std::vector<I> edges;
+  narrow_edges_past(b, bound.max_heads, edges);
+  for (const I H : edges) {
+    if (shards(H)) out.push_back(H);
+  }
 }
 
 void host_counts(I T, std::vector<I>& out) {
@@ -214,7 +250,7 @@ void base_ports(I dp_size, I T, std::vector<I>& out) {
 
 void block_values(const Block& b, const Bound& bound, const std::int64_t* values, std::vector<std::int64_t>& out) {
   switch (b.kind) {
-    case BlockKind::Size: sizes(static_cast<Sizes>(b.option), bound.max_tp, out); break;
+    case BlockKind::Size: sizes(b, bound.max_tp, out); break;
     case BlockKind::Pair: pairs(static_cast<Pairs>(b.option), bound.max_tp, out); break;
     case BlockKind::Rank:
       if (b.given >= 0 && !given_heads_valid(b, values)) {
@@ -222,13 +258,13 @@ void block_values(const Block& b, const Bound& bound, const std::int64_t* values
         out.insert(out.end(), {-1, 0});
         if (size > 0) out.push_back(size);
       } else {
-        ranks(static_cast<Ranks>(b.option), rank_bound(b, values), out);
+        ranks(static_cast<Ranks>(b.option), rank_bound(b, values), bound, out);
       }
       break;
     case BlockKind::Heads: head_counts(b, bound, values, out); break;
     case BlockKind::Flag: range(0, 1, out); break;
     case BlockKind::DpRank: range(static_cast<DpRanks>(b.option) == DpRanks::Any ? -1 : 0, kSweepDpSizes - 1, out); break;
-    case BlockKind::DpSize: sizes(static_cast<Sizes>(b.option), kSweepDpSizes, out); break;
+    case BlockKind::DpSize: sizes(b, kSweepDpSizes, out); break;
     case BlockKind::Hosts: host_counts(values[b.of[0]], out); break;
     case BlockKind::BasePort: base_ports(values[b.of[0]], values[b.of[1]], out); break;
   }
@@ -294,6 +330,7 @@ std::string domain_text(const Domain& d) {
     out += option_text(b);
     if (b.flag_name) out += std::string(", 1 under ") + b.flag_name;
     if (b.given_name) out += std::string(", all only for a valid ") + b.given_name;
+    if (b.narrow_edges) out += ", and int16's edges";
     out += ")";
   }
   return out;

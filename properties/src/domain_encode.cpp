@@ -114,20 +114,20 @@ bool encode_heads(const Block& b, const BigInt& H, const BigInt* values, const L
   const BigInt small = std::min(s1, s2), large = std::max(s1, s2);
   Choice shape = 6, f = 0;
   bool ok = true;
+  // A count both sizes shard, by its factor against their gcd or lcm; one
+  // whose factor is too large for a choice (an int16 edge such as 16384
+  // heads) only as a magnitude, which a Compatible block has not.
   const bool shards = inv::heads_shard(s1, H) && inv::heads_shard(s2, H);
-  if (shards) {
-    const BigInt g = boost::multiprecision::gcd(s1, s2);
-    const BigInt l = s1 / g * s2;
-    if (g % H == 0 && g / H - 1 < 256) {
-      shape = 0, f = static_cast<Choice>(g / H - 1);
-    } else if (H % l == 0 && H / l - 1 < 256) {
-      shape = 1, f = static_cast<Choice>(H / l - 1);
-    } else if (large % small == 0 && H % small == 0 && large % H == 0 && H / small - 1 < 256) {
-      shape = 2, f = static_cast<Choice>(H / small - 1);
-    } else {
-      ok = false;
-    }
-    ok = ok && put_magnitude(mw, 1, 1);
+  const BigInt g = shards ? BigInt(boost::multiprecision::gcd(s1, s2)) : BigInt(0);
+  const BigInt l = shards ? BigInt(s1 / g * s2) : BigInt(0);
+  if (shards && g % H == 0 && g / H - 1 < 256) {
+    shape = 0, f = static_cast<Choice>(g / H - 1), ok = put_magnitude(mw, 1, 1);
+  } else if (shards && H % l == 0 && H / l - 1 < 256) {
+    shape = 1, f = static_cast<Choice>(H / l - 1), ok = put_magnitude(mw, 1, 1);
+  } else if (shards && large % small == 0 && H % small == 0 && large % H == 0 && H / small - 1 < 256) {
+    shape = 2, f = static_cast<Choice>(H / small - 1), ok = put_magnitude(mw, 1, 1);
+  } else if (shards && !any) {
+    ok = false;
   } else if (large >= 2 && H > large && H < 2 * large && H - large - 1 < 256) {
     shape = 3, f = static_cast<Choice>(H - large - 1), ok = put_magnitude(mw, 1, 1);
   } else if (H == 0) {

@@ -36,12 +36,14 @@ OperationDomain domain_of(const OperationInfo& op) {
       if (std::find(pass.begin(), pass.end(), p.role) == pass.end()) continue;
       const char* n = p.name.data();
       switch (p.role) {
-        case Role::Size: blocks.push_back(dom::size(n, dom::Sizes::WithNonPositive)); break;
+        // The sweep runs the int16 model on these: sizes and head counts at
+        // int16's overflow edges cross its guards whatever the bound.
+        case Role::Size: blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive))); break;
         case Role::DpSize: blocks.push_back(dom::dp_size(n, dom::Sizes::WithNonPositive)); break;
         case Role::Flag: blocks.push_back(dom::flag(n)); break;
         case Role::HeadCount:
-          blocks.push_back(dom::heads(n, sizes.empty() ? nullptr : sizes[0], sizes.size() > 1 ? sizes[1] : nullptr,
-                                      dom::HeadCounts::Edges, mla));
+          blocks.push_back(with_narrow_edges(dom::heads(n, sizes.empty() ? nullptr : sizes[0],
+                                                        sizes.size() > 1 ? sizes[1] : nullptr, dom::HeadCounts::Edges, mla)));
           break;
         case Role::Rank:
           // With a head count, an invalid one fails whatever the rank: its ranks need not multiply.

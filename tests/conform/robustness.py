@@ -402,16 +402,22 @@ def memory_limits(tpcheck, fixtures):
                      r"importing adapter .*torch_like_adapter\.py failed: (OSError|MemoryError)")
 
 
-def main():
+def run_scenario(scenarios, extra=()):
+    """`SCRIPT TPCHECK FIXTURE_DIR SCENARIO ...`: runs scenarios[SCENARIO]
+    (a script's globals()) on TPCHECK, FIXTURE_DIR and `extra`; prints ok or
+    FAIL, returns the exit status. reports.py uses it too."""
     tpcheck, fixtures, scenario = sys.argv[1:4]
-    extra = [sys.argv[4]] if scenario == "numpy_missing" else []
     try:
-        globals()[scenario](os.path.abspath(tpcheck), os.path.abspath(fixtures), *extra)
+        scenarios[scenario](os.path.abspath(tpcheck), os.path.abspath(fixtures), *extra)
     except Failed as e:
         print("FAIL %s: %s" % (scenario, e))
         return 1
     print("ok " + scenario)
     return 0
+
+
+def main():
+    return run_scenario(globals(), [sys.argv[4]] if sys.argv[3] == "numpy_missing" else [])
 
 
 if __name__ == "__main__":

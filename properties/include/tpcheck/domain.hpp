@@ -44,6 +44,11 @@ struct Block {
   std::array<const char*, 2> of_names{};  // the values it depends on, by name
   const char* flag_name = nullptr;        // heads: the MLA flag under which H is ignored
   const char* given_name = nullptr;       // rank: walk every rank only when this head count is valid
+  // Size and heads blocks: the sweep also walks kNarrowEdges past its bound
+  // (and a rank of such a size only at its edges), so a narrow model's
+  // overflow boundaries are crossed whatever the bound. Random engines draw
+  // every magnitude anyway.
+  bool narrow_edges = false;
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
@@ -56,6 +61,14 @@ struct Block {
   // Whether its values are sizes, which order counterexamples ("smallest sizes first").
   bool gives_sizes() const;
 };
+
+// Values past any sweep bound where int16 arithmetic overflows: 181 * 181 <
+// 2^15 < 182 * 182, a power of two whose products with small sizes pass 2^15,
+// and int16's largest value.
+inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32767};
+
+// A block that also walks kNarrowEdges (see Block::narrow_edges).
+Block with_narrow_edges(Block b);
 
 // Builders for declarations (properties/src/*_invariants.cpp).
 Block size(const char* name, Sizes option = Sizes::Positive);

@@ -15,6 +15,9 @@ namespace tpcheck::conform {
 enum class Kind { WrongValue, WrongError, AcceptsInvalid, RejectsValid, Crashed, TimedOut };
 inline constexpr int kKindCount = 6;
 const char* kind_id(Kind kind);  // the --json spelling: "wrong_value", ...
+// What a deviation of the kind is, in general (a SARIF rule's help); each
+// group's own meaning (deployment_meaning) says what it does.
+const char* kind_meaning(Kind kind);
 
 enum class Relation {
   // the function's outcome equals the model operation's, value or exact error

@@ -81,6 +81,7 @@ struct FunctionReport {
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones
+  std::uint64_t deviation_count() const;
 };
 
 struct RunReport {
@@ -96,6 +97,10 @@ struct RunReport {
 
 // nullopt with `error` on a usage or load error (exit status 2).
 std::optional<RunReport> run_conformance(const RunOptions& options, std::string& error);
+
+// The Python program the child runs (conform/child/*.py joined, embedded at
+// build time; the installed share/tpcheck/conform/child.py is a copy to read).
+const char* child_program();
 
 // "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)".
 std::string call_text(const FunctionReport& f, const CaseArgs& args);

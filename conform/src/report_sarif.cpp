@@ -1,0 +1,159 @@
+// SARIF 2.1.0 rendering of a RunReport (report.hpp), for GitHub code scanning
+// and other SARIF viewers: each deviation group becomes an alert on the line
+// where the connector function is defined.
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "report_support.hpp"
+#include "tpcheck/conform/report.hpp"
+#include "tpcheck/json.hpp"
+
+namespace tpcheck::conform {
+namespace {
+
+using report_support::expected_with_note;
+using report_support::shown;
+
+constexpr const char* kSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+// The name uriBaseId gives the directory relative URIs start from.
+constexpr const char* kSourceRoot = "SRCROOT";
+
+struct RuleText {
+  const char* name;   // SARIF's rule name: PascalCase
+  const char* title;  // its short description
+};
+
+RuleText rule_text(Kind kind) {
+  switch (kind) {
+    case Kind::WrongValue: return {"WrongValue", "Wrong value on a configuration the model serves"};
+    case Kind::WrongError: return {"WrongError", "Refused with another exception class or message than the model's"};
+    case Kind::AcceptsInvalid: return {"AcceptsInvalid", "Accepts a configuration the model refuses"};
+    case Kind::RejectsValid: return {"RejectsValid", "Refuses a configuration the model serves"};
+    case Kind::Crashed: return {"Crashed", "Raises an exception the model never raises, or dies"};
+    case Kind::TimedOut: return {"TimedOut", "Does not return within the time budget"};
+  }
+  return {"?", "?"};
+}
+
+// A wrong message still refuses what it should; every other kind changes what
+// a deployment does.
+const char* level(Kind kind) { return kind == Kind::WrongError ? "warning" : "error"; }
+
+// RFC 3986: everything but unreserved characters and the path separator is
+// percent-encoded, byte by byte (UTF-8 included).
+std::string uri_path(const std::string& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (alnum || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
+std::string file_uri(const std::filesystem::path& absolute) { return "file://" + uri_path(absolute.generic_string()); }
+
+// The artifactLocation of a function's file: relative to the base when it
+// lies under it, else absolute.
+std::string artifact_location(const std::string& file, const std::filesystem::path& base) {
+  const auto absolute = std::filesystem::absolute(file).lexically_normal();
+  const auto relative = absolute.lexically_relative(base);
+  if (relative.empty() || *relative.begin() == "..") return "{\"uri\": " + json_string(file_uri(absolute)) + "}";
+  return "{\"uri\": " + json_string(uri_path(relative.generic_string())) + ", \"uriBaseId\": \"" + kSourceRoot + "\"}";
+}
+
+std::string text(const std::string& s) { return "{\"text\": " + json_string(s) + "}"; }
+
+std::string rules() {
+  std::string out;
+  for (int k = 0; k < kKindCount; ++k) {
+    const auto kind = static_cast<Kind>(k);
+    const RuleText t = rule_text(kind);
+    out += std::string(k ? ",\n" : "") + "          {\"id\": \"" + kind_id(kind) + "\", \"name\": \"" + t.name +
+           "\", \"shortDescription\": " + text(t.title) + ", \"fullDescription\": " + text(kind_meaning(kind)) +
+           ", \"help\": " + text(kind_meaning(kind)) + ", \"defaultConfiguration\": {\"level\": \"" + level(kind) +
+           "\"}, \"properties\": {\"tags\": [\"correctness\", \"tensor-parallel\"], \"problem.severity\": \"" +
+           level(kind) + "\"}}";
+  }
+  return out;
+}
+
+std::string message(const RunReport& r, const FunctionReport& f, const DeviationGroup& g) {
+  const bool diff = !r.options.baseline_path.empty();
+  return std::string(kind_id(g.kind)) + " in " + f.found + ": " + std::to_string(g.count) + " of " +
+         std::to_string(f.cases) + " cases" + (diff ? " changed since the baseline and deviate" : "") +
+         ".\nSmallest case: " + call_text(f, g.smallest.args) + "\n  expected: " + expected_with_note(g.smallest) +
+         "\n  actual:   " + shown(g.smallest.actual) + "\nWhat it does: " + g.meaning;
+}
+
+std::string result(const RunReport& r, const FunctionReport& f, const DeviationGroup& g,
+                   const std::filesystem::path& base) {
+  std::string location = "{\"physicalLocation\": {\"artifactLocation\": " + artifact_location(f.file, base);
+  if (f.line > 0) location += ", \"region\": {\"startLine\": " + std::to_string(f.line) + "}";
+  location += "}, \"logicalLocations\": [{\"fullyQualifiedName\": " + json_string(f.found) + ", \"kind\": \"function\"}]}";
+  return "        {\"ruleId\": \"" + std::string(kind_id(g.kind)) + "\", \"ruleIndex\": " +
+         std::to_string(static_cast<int>(g.kind)) + ", \"level\": \"" + level(g.kind) +
+         "\", \"message\": " + text(message(r, f, g)) + ", \"locations\": [" + location +
+         "], \"partialFingerprints\": {\"tpcheckFunctionKind/v1\": " + json_string(f.name + "/" + kind_id(g.kind)) +
+         "}, \"properties\": {\"function\": " + json_string(f.name) + ", \"cases\": " + std::to_string(f.cases) +
+         ", \"count\": " + std::to_string(g.count) + ", \"call\": " + json_string(call_text(f, g.smallest.args)) +
+         ", \"expected\": " + json_string(shown(g.smallest.expected)) + ", \"actual\": " +
+         json_string(shown(g.smallest.actual)) + "}}";
+}
+
+// What the run could not check or had trouble with: not alerts on code, but
+// part of the record.
+std::string notifications(const RunReport& r) {
+  std::vector<std::pair<const char*, std::string>> notes;
+  for (const auto& f : r.functions) {
+    if (!f.checked) notes.emplace_back("note", f.name + ": skipped (" + f.skip_reason + ")");
+    if (f.not_run) {
+      notes.emplace_back("error", f.name + ": " + std::to_string(f.not_run) +
+                                      " cases not run (abandoned after it hung or crashed)");
+    }
+  }
+  for (const auto& name : r.baseline_only) notes.emplace_back("note", name + ": in the baseline, not found now");
+  for (const auto& incident : r.incidents) notes.emplace_back("warning", "child process: " + incident);
+  std::string out;
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    out += std::string(i ? ",\n" : "\n") + "          {\"level\": \"" + notes[i].first + "\", \"message\": " +
+           text(notes[i].second) + "}";
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_sarif(std::ostream& out, const RunReport& r, const SarifOptions& options) {
+  const auto& o = r.options;
+  const std::filesystem::path base = std::filesystem::path(options.base_dir).lexically_normal();
+  std::string results;
+  for (const auto& f : r.functions) {
+    for (const auto& g : f.deviations) results += (results.empty() ? "\n" : ",\n") + result(r, f, g, base);
+  }
+  const std::string category = o.adapter ? std::string("adapter") : o.profile + (o.hybrid ? "-hybrid" : "");
+  out << "{\n  \"$schema\": \"" << kSchema << "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
+      << "      \"tool\": {\"driver\": {\"name\": \"tpcheck\", \"version\": " << json_string(options.tool_version)
+      << ", \"semanticVersion\": " << json_string(options.tool_version) << ", \"rules\": [\n"
+      << rules() << "\n      ]}},\n"
+      << "      \"automationDetails\": {\"id\": " << json_string("tpcheck-conform/" + category + "/") << "},\n"
+      << "      \"originalUriBaseIds\": {\"" << kSourceRoot << "\": {\"uri\": "
+      << json_string(file_uri(base / "")) << "}},\n"
+      << "      \"invocations\": [{\"executionSuccessful\": true, \"exitCode\": " << exit_status(r)
+      << ", \"toolExecutionNotifications\": [" << notifications(r) << "]}],\n"
+      << "      \"properties\": {\"run\": " << json_string(report_support::run_title(r)) << ", \"max_tp\": "
+      << o.bounds.max_tp << ", \"max_heads\": " << o.bounds.max_heads << ", \"cases\": " << r.cases
+      << ", \"deviations\": " << r.deviation_count() << ", \"baseline\": "
+      << (o.baseline_path.empty() ? "null" : json_string(o.baseline_path)) << "},\n"
+      << "      \"results\": [" << results << (results.empty() ? "" : "\n      ") << "]\n    }\n  ]\n}\n";
+}
+
+}  // namespace tpcheck::conform

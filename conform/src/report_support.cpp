@@ -1,0 +1,28 @@
+// Shared pieces of the report writers (report_support.hpp).
+#include "report_support.hpp"
+
+namespace tpcheck::conform::report_support {
+
+std::string shown(const std::string& outcome, std::size_t limit) {
+  if (outcome.size() <= limit) return outcome;
+  return outcome.substr(0, limit) + "... (" + std::to_string(outcome.size()) + " bytes)";
+}
+
+std::string where(const FunctionReport& f) { return f.file + ":" + std::to_string(f.line); }
+
+std::string expected_with_note(const Counterexample& c, std::size_t limit) {
+  return shown(c.expected, limit) + (c.note.empty() ? "" : "  (" + c.note + ")");
+}
+
+std::size_t functions_with_deviations(const RunReport& r) {
+  std::size_t n = 0;
+  for (const auto& f : r.functions) n += f.deviation_count() != 0 ? 1 : 0;
+  return n;
+}
+
+std::string run_title(const RunReport& r) {
+  const auto& o = r.options;
+  return (o.adapter ? "adapter " + o.files.at(0) : "profile " + o.profile) + (o.hybrid ? " --hybrid" : "");
+}
+
+}  // namespace tpcheck::conform::report_support
