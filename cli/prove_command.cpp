@@ -17,6 +17,7 @@
 #include "options.hpp"
 #include "tpcheck/json.hpp"
 #include "tpcheck/prove/runner.hpp"
+#include "tpcheck/registry.hpp"
 
 namespace tpcheck::cli {
 namespace {
@@ -59,9 +60,7 @@ std::variant<ProveOptions, std::string> parse_prove_options(const std::vector<st
       if (i + 1 >= args.size()) return a + " needs a value";
       const std::string& value = args[++i];
       if (a == "--only") {
-        bool known = false;
-        for (const auto& proof : prove::invariant_proofs()) known = known || proof.invariant == value;
-        if (!known) return "--only: no invariant named '" + value + "'";
+        if (!inv::find_entry(value)) return "--only: no invariant named '" + value + "'";
         o.run.only.push_back(value);
       } else {
         const auto n = parse_bounded(a, value, 1, a == "--threads" ? 256 : 3600);
@@ -86,16 +85,18 @@ std::string seconds_text(double s) {
   return out.str();
 }
 
-// The proof table as the README shows it: generated here, checked there by a test.
+// The proof table as the README shows it, from the registry's proof
+// statuses: generated here, checked there by a test.
 void print_list() {
   std::cout << "| invariant | proved for |\n| --- | --- |\n";
-  for (const auto& proof : prove::invariant_proofs()) {
-    std::cout << "| `" << proof.invariant << "` | ";
-    if (proof.goals && proof.not_proved_because.empty()) {
-      std::cout << "proved: " << proof.domain << " |\n";
-    } else {
-      std::cout << "**not proved**: " << proof.not_proved_because << " |\n";
+  for (const inv::Entry& e : inv::registry()) {
+    std::cout << "| `" << e.name << "` | ";
+    switch (e.proof.status) {
+      case inv::Proof::Status::ByZ3: std::cout << "proved: "; break;
+      case inv::Proof::Status::Stated: std::cout << "**not proved** (stated, not settled): "; break;
+      default: std::cout << "**not proved**: "; break;
     }
+    std::cout << (e.proof.text ? e.proof.text : "") << " |\n";
   }
 }
 
@@ -169,6 +170,12 @@ int prove_command(const std::vector<std::string>& args) {
   if (o.help) {
     std::cout << kProveUsage;
     return 0;
+  }
+  // The registry says what is proved, prove/ holds the goals: they must agree.
+  if (const auto disagreements = prove::proof_status_disagreements(inv::registry(), prove::invariant_goals());
+      !disagreements.empty()) {
+    for (const std::string& d : disagreements) std::cerr << "tpcheck prove: " << d << "\n";
+    return 2;
   }
   if (o.list) {
     print_list();

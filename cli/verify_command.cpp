@@ -112,8 +112,9 @@ void print_json(const VerifyOptions& o, const sweep::Result& r, double seconds) 
 const char* proof_text(const inv::Proof& p) {
   switch (p.status) {
     case inv::Proof::Status::ByZ3: return "by Z3";
+    case inv::Proof::Status::Stated: return "stated, not settled";
     case inv::Proof::Status::NotProvable: return "not provable";
-    case inv::Proof::Status::NotYet: return "not yet";
+    case inv::Proof::Status::Undeclared: return "undeclared";
   }
   return "unknown";
 }
@@ -134,7 +135,7 @@ void print_registry(bool json) {
       for (std::size_t k = 0; k < e.kinds.size(); ++k) std::cout << (k ? ", " : "") << json_string(e.kinds[k]);
       std::cout << "], \"min_non_vacuous\": " << fixed(e.min_non_vacuous, 6) << ", \"size_cap\": " << e.size_cap
                 << ", \"proof\": " << json_string(proof_text(e.proof))
-                << ", \"proof_note\": " << (e.proof.reason ? json_string(e.proof.reason) : "null") << ", \"excluded\": {";
+                << ", \"proof_note\": " << (e.proof.text ? json_string(e.proof.text) : "null") << ", \"excluded\": {";
       bool first = true;
       for (int g = 0; g < inv::kEngineCount; ++g) {
         const auto engine = static_cast<inv::Engine>(g);
@@ -155,7 +156,7 @@ void print_registry(bool json) {
     for (std::size_t k = 0; k < e.kinds.size(); ++k) std::cout << (k ? "; " : " ") << e.kinds[k];
     std::cout << "\n  non-vacuous share at least " << fixed(e.min_non_vacuous, 2);
     if (e.size_cap > 0) std::cout << ", random sizes up to " << e.size_cap;
-    std::cout << ", proof: " << proof_text(e.proof) << (e.proof.reason ? std::string(" (") + e.proof.reason + ")" : "") << "\n";
+    std::cout << ", proof: " << proof_text(e.proof) << (e.proof.text ? std::string(" (") + e.proof.text + ")" : "") << "\n";
     for (int g = 0; g < inv::kEngineCount; ++g) {
       const auto engine = static_cast<inv::Engine>(g);
       if (e.exclusion(engine)) std::cout << "  not run by " << inv::engine_name(engine) << ": " << e.exclusion(engine) << "\n";

@@ -54,7 +54,7 @@ TPCHECK_INVARIANT(CountErrorsFireExactlyWhereDue, "§9.4", Errors,
           kind("valid, divisible", [](const auto& P, const auto& D, const auto& p) {
             return p >= 0 && p < P && divisible_pair(P, D);
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers p, P, D")),
     [](const auto& P, const auto& D, const auto& p) { return count_errors_exactly_where_due(p, P, D); });
 
 template <ModelInt Int>
@@ -86,7 +86,11 @@ TPCHECK_INVARIANT(ReadersEqualTheDecodeRanksThatCopy, "§9.8", CompletionCounts,
     kinds(kind("D > P", decode_larger), kind("D < P", prefill_larger), kind("D == P", same_size),
           kind("not divisible", [](const auto& P, const auto& D, const auto&, const auto&) { return !divisible_pair(P, D); }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&) { return mla != 0; })),
-    min_non_vacuous(1.0).size_cap(kEnumerableSize).proof(Proof::not_provable("a sum over every decode rank's plan")),
+    min_non_vacuous(1.0).size_cap(kEnumerableSize).proof(Proof::not_provable("readers(p) must equal the number of "
+        "decode ranks whose plan has a copy from p: a count over all D decode ranks of a property that itself "
+        "ranges over each rank's copies. That is not a statement over a fixed number of integers (the "
+        "preimage-boundary argument that proves the fan-in needs the readers of p to be one interval of decode "
+        "ranks, a quantifier alternation Z3 does not decide); the sweep and the properties test it")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H) { return readers_count_plan_copies(P, D, H, mla != 0); });
 
 template <ModelInt Int>
@@ -114,7 +118,9 @@ TPCHECK_INVARIANT(SingleReadersEqualTheMapsPreimages, "§9.8", CompletionCounts,
     domain(pair("P", "D", Pairs::Divisible)),
     kinds(kind("D > P", decode_larger), kind("D < P: some producers wait for nobody", prefill_larger),
           kind("D == P", same_size)),
-    min_non_vacuous(1.0).size_cap(kEnumerableSize).proof(Proof::not_provable("a count over every decode rank")),
+    min_non_vacuous(1.0).size_cap(kEnumerableSize).proof(Proof::by_z3("divisible pairs P, D and 0 <= p < P; the "
+        "preimage of p is [a, b) with a, b its boundaries, which relies on remote_rank being monotone "
+        "(RankMapsAreMonotone)")),
     [](const auto& P, const auto& D) { return single_readers_count_map_preimages(P, D); });
 
 #define TPCHECK_COUNT_INVARIANTS(Int)                                                          \

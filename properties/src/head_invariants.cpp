@@ -70,7 +70,7 @@ TPCHECK_INVARIANT(HeadGuardsDecideAsSpecified, "§9.4", Errors,
           kind("NotImplementedError", [](const auto& L, const auto& R, const auto& H, const auto& mla) {
             return mla == 0 && L != R && positive(L, R, H) && std::min(L, R) < H;
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers L, R, H and both values of mla")),
     [](const auto& L, const auto& R, const auto& H, const auto& mla) { return guards_decide_as_specified(L, R, H, mla != 0); });
 
 template <ModelInt Int>
@@ -108,7 +108,7 @@ TPCHECK_INVARIANT(HeadOwnershipFailsExactlyOnInvalidInput, "§9.4", Errors,
           kind("index out of both ranges", [](const auto& T, const auto& H, const auto& r) {
             return heads_shard(T, H) && (r < 0 || (r >= T && r >= H));
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers r, T, H")),
     [](const auto& T, const auto& H, const auto& r) { return ownership_errors_exactly_where_due(r, T, H); });
 
 template <ModelInt Int>
@@ -141,7 +141,7 @@ TPCHECK_INVARIANT(HoldersHoldExactlyTheirHead, "§4", PlanExactness,
     kinds(kind("heads replicated (T > H)", [](const auto& T, const auto& H, const auto&) { return T > H; }),
           kind("heads split (T < H)", [](const auto& T, const auto& H, const auto&) { return T < H; }),
           kind("one head per rank (T == H)", [](const auto& T, const auto& H, const auto&) { return T == H; })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("T, H that shard (one divides the other), 0 <= h < H, every rank 0 <= x < T")),
     [](const auto& T, const auto& H, const auto& h) { return holders_hold_the_head(h, T, H); });
 
 #define TPCHECK_HEAD_INVARIANTS(Int)                                                            \

@@ -100,7 +100,9 @@ TPCHECK_INVARIANT(SingleSourceHoldsExactlyTheDecodeRanksHeads, "§9.6", HeadAlig
             return mla == 0 && P != D && std::min(P, D) < H;
           }),
           kind("not divisible", not_divisible), kind("MLA", with_mla)),
-    min_non_vacuous(0.9),
+    min_non_vacuous(0.9).proof(Proof::by_z3("loadable sizings P, D, H (both sides "
+        "shard H, or MLA), 0 <= d < D; P > H case by case (the decode side split or replicated, either side "
+        "larger, whether P divides D)")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto& d) {
       return single_source_holds_own_heads(d, P, D, H, mla != 0);
     });
@@ -135,7 +137,8 @@ TPCHECK_INVARIANT(PlanPartitionsTheDecodeRanksHeads, "§9.7", PlanExactness,
     kinds(kind("P > D", prefill_larger), kind("P < D", decode_larger), kind("P == D", same_size),
           kind("not divisible", not_divisible), kind("MLA", with_mla),
           kind("prefill replicates heads", prefill_replicates), kind("decode splits heads", decode_splits)),
-    min_non_vacuous(0.9),
+    min_non_vacuous(0.9).proof(Proof::by_z3("loadable sizings P, D, H (both sides shard H, or MLA), 0 <= d < D, every "
+        "copy index j; plans of any length")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto& d) {
       return plan_partitions_own_heads(d, P, D, H, mla != 0);
     });
@@ -169,7 +172,8 @@ TPCHECK_INVARIANT(PlanFollowsTheHeadByHeadRule, "§6", PlanExactness,
     kinds(kind("P > D", prefill_larger), kind("P < D", decode_larger), kind("not divisible", not_divisible),
           kind("MLA", with_mla), kind("prefill replicates heads", prefill_replicates),
           kind("decode splits heads", decode_splits)),
-    min_non_vacuous(0.9),
+    min_non_vacuous(0.9).proof(Proof::by_z3("loadable sizings, 0 <= d < D, every copy j and every head h of it; decode "
+        "ranks with any number of heads")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto& d) {
       return plan_matches_head_by_head_rule(d, P, D, H, mla != 0);
     });
@@ -228,7 +232,8 @@ TPCHECK_INVARIANT(PlanSourcesMatchNixlOnDivisiblePairs, "§9.5", Agreement,
           kind("P < D <= H: offset in pages of d", [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto&) {
             return mla == 0 && P < D && D <= H;
           })),
-    min_non_vacuous(0.8),
+    min_non_vacuous(0.8).proof(Proof::by_z3("loadable sizings with tp_ratio(D, P) defined (divisible pairs), 0 <= d < "
+        "D, every copy j and window rank q; windows and plans of any length")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H, const auto& d) {
       return plan_sources_match_nixl(d, P, D, H, mla != 0);
     });

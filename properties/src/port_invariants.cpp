@@ -45,7 +45,7 @@ TPCHECK_INVARIANT(PortErrorsFireExactlyWhereDue, "§9.4", Errors,
           kind("tp_rank out of range", [](const auto& T, const auto& t, const auto&) { return T >= 1 && (t < 0 || t >= T); }),
           kind("dp_rank negative", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp < 0; }),
           kind("valid", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp >= 0; })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers dp, t, T")),
     [](const auto& T, const auto& t, const auto& dp) { return port_errors_exactly_where_due(dp, t, T); });
 
 template <ModelInt Int>
@@ -73,7 +73,8 @@ TPCHECK_INVARIANT(PortOffsetsNeverCollide, "§9.9", PortsAndHosts,
           kind("one DP group", [](const auto& dp_size, const auto&) { return dp_size == 1; }),
           kind("one rank per group", [](const auto& dp_size, const auto& T) { return dp_size > 1 && T == 1; })),
     // dp_size * T workers in one map: 32 * 32 keeps a case under a millisecond.
-    min_non_vacuous(1.0).size_cap(32),
+    min_non_vacuous(1.0).size_cap(32).proof(Proof::by_z3("T >= 1, any DP size, every two workers 0 <= dp < dp_size, 0 "
+        "<= t < T")),
     [](const auto& dp_size, const auto& T) { return port_offsets_distinct(dp_size, T); });
 
 template <ModelInt Int>
@@ -115,7 +116,8 @@ TPCHECK_INVARIANT(DecodeRankDialsItsMappedPeer, "§9.9", PortsAndHosts,
           kind("hosts do not spread them (rejected)", [](const auto& P, const auto&, const auto&, const auto&, const auto& n) {
             return n > 1 && P > n && P % n != 0;
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers dp >= 0, d, P, D where remote_rank(d, D, P) succeeds; hosts "
+        "where host_index succeeds")),
     [](const auto& P, const auto& D, const auto& d, const auto& dp, const auto& hosts) {
       return dialed_peer_is_the_mapped_rank(dp, d, P, D, hosts);
     });
@@ -154,7 +156,7 @@ TPCHECK_INVARIANT(PortRangeRejectsExactlyTheOverflowingDeployments, "§9.9", Por
           kind("last port below 65535", [](const auto& dp_size, const auto& T, const auto& base) {
             return positive_deployment(base, dp_size, T) && last_port_against_65535(base, dp_size, T) < 0;
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers base, dp_size, T")),
     [](const auto& dp_size, const auto& T, const auto& base) { return port_range_rejects_exactly_overflow(base, dp_size, T); });
 
 #define TPCHECK_PORT_INVARIANTS(Int)                                                                               \

@@ -97,7 +97,7 @@ Verdict mapped_rank_in_bounds(const Int& r, const Int& L, const Int& R) {
 TPCHECK_INVARIANT(MappedRankStaysInBounds, "§9.1", Bounds,
     domain(pair("L", "R"), rank("r", "L")),
     every_positive_pair(),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers r, L, R where the operation succeeds; windows of any length")),
     [](const auto& L, const auto& R, const auto& r) { return mapped_rank_in_bounds(r, L, R); });
 
 template <ModelInt Int>
@@ -119,7 +119,7 @@ Verdict maps_monotone_at(const Int& r, const Int& L, const Int& R) {
 TPCHECK_INVARIANT(RankMapsAreMonotone, "§9.2", FanIn,
     domain(pair("L", "R"), rank("r", "L", Ranks::NotLast)),
     every_positive_pair(),
-    min_non_vacuous(0.8),
+    min_non_vacuous(0.8).proof(Proof::by_z3("L, R >= 1 and 0 <= r < r + 1 < L, where both calls succeed")),
     [](const auto& L, const auto& R, const auto& r) { return maps_monotone_at(r, L, R); });
 
 template <ModelInt Int>
@@ -171,7 +171,8 @@ Verdict fan_in_balanced(const Int& q, const Int& L, const Int& R) {
 TPCHECK_INVARIANT(EveryRemoteRankHasBalancedFanIn, "§9.2", FanIn,
     domain(pair("L", "R"), rank("q", "R")),
     every_positive_pair(),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("L, R >= 1 and 0 <= q < R (strict map: divisible pairs); the preimage of q "
+        "is [a, b) with a, b its boundaries, which relies on the maps being monotone (RankMapsAreMonotone)")),
     [](const auto& L, const auto& R, const auto& q) { return fan_in_balanced(q, L, R); });
 
 template <ModelInt Int>
@@ -191,7 +192,7 @@ TPCHECK_INVARIANT(RoundTripReturnsHome, "§9.3", RoundTrip,
     kinds(kind("L < R", [](const auto& L, const auto& R, const auto&) { return L < R; }),
           kind("L > R", [](const auto& L, const auto& R, const auto&) { return L > R; }),
           kind("L == R", [](const auto& L, const auto& R, const auto&) { return L == R; })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("divisible pairs L, R and 0 <= r < L")),
     [](const auto& L, const auto& R, const auto& r) { return round_trip_returns_home(r, L, R); });
 
 template <ModelInt Int>
@@ -218,7 +219,7 @@ Verdict windows_are_dual(const Int& r, const Int& L, const Int& R) {
 TPCHECK_INVARIANT(WindowsAreDual, "§9.3", RoundTrip,
     domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
     every_divisible_pair(),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers r, L, R where window(r, L, R) succeeds, every q in it")),
     [](const auto& L, const auto& R, const auto& r) { return windows_are_dual(r, L, R); });
 
 template <ModelInt Int>
@@ -263,7 +264,7 @@ TPCHECK_INVARIANT(ErrorsFireExactlyOnNonDivisiblePairs, "§9.4", Errors,
           kind("valid, divisible", [](const auto& L, const auto& R, const auto& r) {
             return r >= 0 && r < L && divisible_pair(L, R);
           })),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers r, L, R")),
     [](const auto& L, const auto& R, const auto& r) { return rank_map_errors_exactly_where_due(r, L, R); });
 
 template <ModelInt Int>
@@ -296,7 +297,7 @@ TPCHECK_INVARIANT(RatioFailsExactlyOnNonDivisiblePairs, "§9.4", Errors,
           kind("L < R, not divisible", [](const auto& L, const auto& R) { return L >= 1 && L < R && !divisible_pair(L, R); }),
           kind("L >= R, divisible", [](const auto& L, const auto& R) { return R >= 1 && L >= R && divisible_pair(L, R); }),
           kind("L < R, divisible", local_smaller_divisible)),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers L, R")),
     [](const auto& L, const auto& R) { return ratio_errors_exactly_where_due(L, R); });
 
 template <ModelInt Int>
@@ -310,7 +311,7 @@ Verdict general_agrees_with_strict(const Int& r, const Int& L, const Int& R) {
 TPCHECK_INVARIANT(GeneralMapAgreesWithStrictMap, "§9.5", Agreement,
     domain(pair("L", "R", Pairs::Divisible), rank("r", "L")),
     every_divisible_pair(),
-    min_non_vacuous(1.0),
+    min_non_vacuous(1.0).proof(Proof::by_z3("all integers r, L, R where remote_rank succeeds")),
     [](const auto& L, const auto& R, const auto& r) { return general_agrees_with_strict(r, L, R); });
 
 #define TPCHECK_RANK_MAP_INVARIANTS(Int)                                                       \

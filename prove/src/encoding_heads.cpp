@@ -4,7 +4,8 @@
 namespace tpcheck::prove {
 
 OutcomeTerm Encoding::head_compatible(const z3::expr& T, const z3::expr& H) const {
-  return Checks(c_).returning({floor_mod(T, H) == 0 || floor_mod(H, T) == 0});
+  // No head shards over a non-positive number of ranks, nor do non-positive heads.
+  return Checks(c_).returning({T >= 1 && H >= 1 && (floor_mod(T, H) == 0 || floor_mod(H, T) == 0)});
 }
 
 std::vector<z3::expr> Encoding::heads_of(const z3::expr& r, const z3::expr& T, const z3::expr& H) const {

@@ -27,7 +27,7 @@ std::vector<Goal> head_ownership_fails_exactly_on_invalid_input(const Encoding& 
   Goals g(e);
   const z3::expr r = g.integer("r"), T = g.integer("T"), H = g.integer("H");
   const z3::expr shard = heads_shard(T, H);
-  g.add("head_compatible(T, H) holds exactly when H heads shard over T ranks (T, H >= 1)", T >= 1 && H >= 1,
+  g.add("head_compatible(T, H) holds exactly when H heads shard over T ranks", e.ctx().bool_val(true),
         e.head_compatible(T, H).value[0] == shard, {{"head_compatible", {T, H}}});
   const OutcomeTerm heads = e.heads(r, T, H);
   g.add("heads(r, T, H) succeeds exactly when the heads shard and 0 <= r < T", e.ctx().bool_val(true),

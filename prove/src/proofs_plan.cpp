@@ -339,10 +339,47 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
   const z3::expr divisible = e.remote_rank(s.d, s.D, s.P).ok;
   const std::vector<ShownCall> calls = {s.plan_call(), {"single_source_plan", {s.d, s.P, s.D, s.H, s.mla}},
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
-  for (const PrefillSide side : kPrefillSides) {
-    const z3::expr domain = s.loadable && s.on(side);
-    g.add("MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible" + where(side),
-          domain, agrees == (guard_accepts && divisible), calls);
+  const std::string claim =
+      "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
+  g.add(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
+        agrees == (guard_accepts && divisible), calls);
+  // P > H: case by case, the decode side split or replicated and either side
+  // larger, with the shapes of both sides given and the quotients abstracted.
+  const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
+  const z3::expr decode_shape[] = {s.decode_fact(g, DecodeSide::Splits), s.decode_fact(g, DecodeSide::Replicates)};
+  const z3::expr per_source = floor_div(s.D, s.P), source = floor_div(s.d, per_source);
+  for (const DecodeSide decode_side : kDecodeSides) {
+    for (const bool decode_larger : {true, false}) {
+      if (decode_side == DecodeSide::Splits && decode_larger) continue;  // D <= H < P: not D >= P
+      // Both sides replicate and D >= P: apart when D is no multiple of P (no single
+      // source), and otherwise with the sizes' relations as lemmas, as in
+      // PlanSourcesMatchNixlOnDivisiblePairs.
+      const bool by_divisibility = decode_side == DecodeSide::Replicates && decode_larger;
+      for (const bool multiple : by_divisibility ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
+        const z3::expr divides = floor_mod(s.D, s.P) == 0;
+        Goal& goal = g.add(claim + where(PrefillSide::Replicates) + where(decode_side) +
+                               (decode_larger ? ", D >= P" : ", D < P") +
+                               (by_divisibility ? (multiple ? ", P divides D" : ", P does not divide D") : ""),
+                           s.loadable && s.on(PrefillSide::Replicates) && s.on(decode_side) &&
+                               (decode_larger ? s.D >= s.P : s.D < s.P) &&
+                               (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
+                           agrees == (guard_accepts && divisible), calls);
+        s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
+        goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
+        if (!decode_larger) {
+          abstract_quotient(goal, s.P, s.D);
+        } else if (multiple) {
+          goal.lemmas.push_back(per_source * s.P == s.D);
+          abstract_quotient(goal, s.D, s.P);
+          abstract_quotient(goal, s.d, per_source);
+          goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+          goal.lemmas.push_back(s.anchor == source);
+          abstract_quotient(goal, source, s.replicas);
+          goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
+          s.page_start(goal, source, PrefillSide::Replicates);
+        }
+      }
+    }
   }
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);
   g.add("where it is, the single source holds exactly the decode rank's heads", s.loadable && agrees,

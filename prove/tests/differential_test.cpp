@@ -1,6 +1,6 @@
 // The encoding is the model: every encoded operation, evaluated by Z3 on the
-// sweep's inputs (the term with the values substituted, then simplified),
-// gives the cpp_int model's outcome: the same value, or the same error kind
+// registry's inputs for it (sweep_inputs.hpp; the term with the values
+// substituted, then simplified), gives the cpp_int model's outcome: the same value, or the same error kind
 // and message. A proof about terms that differ from the model would prove
 // nothing; this is what ties them.
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ namespace {
 
 // The bound of `tpcheck verify`'s CTest run is 24 ranks and 48 heads; this
 // one keeps the Z3 evaluations to a few seconds.
-constexpr SweepBounds kBounds{10, 20};
+constexpr dom::Bound kBounds{10, 20};
 
 struct Tally {
   std::size_t cases = 0;

@@ -1,24 +1,14 @@
 #include "model_outcomes.hpp"
 
-#include "tpcheck/deployment.hpp"
-#include "tpcheck/model.hpp"
+#include "sweep_inputs.hpp"
 #include "tpcheck/operations.hpp"
-#include "tpcheck/render.hpp"
 
 namespace tpcheck::prove::test {
 
+// Every encoded operation is an operation of `tpcheck eval`'s table, run here
+// on cpp_int as `tpcheck eval --model cpp_int` runs it.
 std::optional<std::string> model_outcome(std::string_view op, const std::vector<BigInt>& a) {
-  // The operations `tpcheck eval` knows run through its own table.
-  if (const auto index = operation_index(op)) return evaluate_big(*index, a);
-  if (op == "window_span") return render(window_span(a[0], a[1], a[2]));
-  if (op == "head_compatible") return render(head_compatible(a[0], a[1]));
-  if (op == "holders") return render(holders(a[0], a[1], a[2]));
-  if (op == "plan_copy_count") return render(plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0));
-  if (op == "single_source_plan") return render(single_source_plan(a[0], a[1], a[2], a[3], a[4] != 0));
-  if (op == "port_range") return render(port_range(a[0], a[1], a[2]));
-  for (const Connector c : kConnectors) {
-    if (op == "sizing_accepted_" + std::string(connector_name(c))) return render(sizing_accepted(c, a[0], a[1], a[2], a[3] != 0));
-  }
+  if (const auto index = operation_index(model_operation_name(op))) return evaluate_big(*index, a);
   return std::nullopt;
 }
 

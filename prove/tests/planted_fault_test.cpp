@@ -30,9 +30,8 @@ Span<BigInt> window_one_rank_too_long(const Span<BigInt>& s, const BigInt& L, co
 GoalResult prove_with_fault(std::string_view invariant, std::string_view claim) {
   z3::context c;
   const Encoding faulty(c, Fault::WindowOneRankTooLong);
-  for (const InvariantProof& proof : invariant_proofs()) {
-    if (proof.invariant != invariant) continue;
-    for (const Goal& goal : proof.goals(faulty)) {
+  if (const InvariantGoals* proof = goals_of(invariant)) {
+    for (const Goal& goal : proof->goals(faulty)) {
       if (goal.claim.find(claim) != std::string::npos) return prove_goal(faulty, goal, 60);
     }
   }
@@ -106,9 +105,10 @@ TEST(PlantedFault, WindowTooLongBreaksWindowsAreDualInTheModelToo) {
 TEST(PlantedFault, WithoutTheFaultBothGoalsAreProved) {
   z3::context c;
   const Encoding sound(c);
-  for (const InvariantProof& proof : invariant_proofs()) {
-    if (proof.invariant != "MappedRankStaysInBounds" && proof.invariant != "WindowsAreDual") continue;
-    for (const Goal& goal : proof.goals(sound)) {
+  for (const char* invariant : {"MappedRankStaysInBounds", "WindowsAreDual"}) {
+    const InvariantGoals* proof = goals_of(invariant);
+    ASSERT_NE(proof, nullptr) << invariant;
+    for (const Goal& goal : proof->goals(sound)) {
       if (goal.claim.find("window") == std::string::npos) continue;
       EXPECT_EQ(prove_goal(sound, goal, 60).verdict, Verdict::Proved) << goal.claim;
     }

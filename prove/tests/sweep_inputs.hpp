@@ -1,25 +1,25 @@
-// The inputs the differential runs every encoded operation on: those of
-// `tpcheck verify`'s sweep (properties/sweep/sweep.cpp) on a small bound,
-// with the invalid inputs around them, plus inputs beyond 64 bits and at the
-// model's listing limit.
+// The inputs the differential runs every encoded operation on: the cases of
+// the operation's domain in the registry (dom::operation_domains(), the
+// domains the narrow-model differential and conform's grid walk) at a small
+// bound, plus values beyond 64 bits and at the model's listing limit.
 #pragma once
 
-#include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "tpcheck/domain.hpp"
 #include "tpcheck/pyint.hpp"
 
 namespace tpcheck::prove::test {
 
 using Args = std::vector<BigInt>;
 
-struct SweepBounds {
-  std::int64_t max_tp;
-  std::int64_t max_heads;
-};
+// The model operation (operation_infos()) an encoded operation is: the same
+// name, but sizing_accepted_CONNECTOR is CONNECTOR_accepts.
+std::string model_operation_name(std::string_view encoded);
 
-// The inputs for the encoded operation `op` (a name of encoded_operations()).
-std::vector<Args> sweep_inputs(std::string_view op, const SweepBounds& bounds);
+// The inputs for the encoded operation `op` (a name of encoded_operations()),
+// in its parameters' order; empty when the registry has no domain for it.
+std::vector<Args> sweep_inputs(std::string_view op, const dom::Bound& bound);
 
 }  // namespace tpcheck::prove::test

@@ -40,16 +40,27 @@ enum class Engine : std::uint8_t { Sweep, RapidCheckInt64, RapidCheckCppInt, Fuz
 inline constexpr int kEngineCount = 5;
 std::string_view engine_name(Engine engine);
 
-// Whether the prover of prove/ proves the invariant for every size (issue 12
-// connects this; until then it says what is expected).
+// Whether `tpcheck prove` (prove/) proves the invariant for every integer:
+// declared here, next to the check, and the one place the list of proved and
+// unproved invariants comes from. prove/ keeps only the goals, looked up by
+// the entry's name; a test (prove/tests/proof_status_test.cpp) fails when an
+// entry declares nothing, when prove/ has goals for a name the registry lacks,
+// or when the two disagree (proved or stated without goals, goals for an
+// entry called not provable).
 struct Proof {
-  enum class Status : std::uint8_t { NotYet, ByZ3, NotProvable };
-  Status status = Status::NotYet;
-  const char* reason = nullptr;  // NotProvable: why
+  enum class Status : std::uint8_t {
+    Undeclared,   // the default: the test above rejects it
+    ByZ3,         // proved, for the inputs `text` names
+    Stated,       // prove/ states the goals but Z3 does not settle them in time: `text` says which and why
+    NotProvable,  // not a statement over a fixed number of integers: `text` says why
+  };
+  Status status = Status::Undeclared;
+  const char* text = nullptr;
 
-  static Proof not_yet() { return {}; }
-  static Proof by_z3() { return {Status::ByZ3, nullptr}; }
+  static Proof by_z3(const char* proved_for) { return {Status::ByZ3, proved_for}; }
+  static Proof stated(const char* why_not_settled) { return {Status::Stated, why_not_settled}; }
   static Proof not_provable(const char* why) { return {Status::NotProvable, why}; }
+  bool has_goals() const { return status == Status::ByZ3 || status == Status::Stated; }
 };
 
 // The kinds of input an entry met in one case, one bit per declared kind.

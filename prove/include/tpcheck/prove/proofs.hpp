@@ -1,26 +1,32 @@
-// Which invariant of SPEC §9 is proved, by which goals, and over which
-// domain; or why it is not proved. One table (prove/src/proof_table.cpp),
-// keyed by the invariant registry's names.
+// The goals of each invariant the registry calls proved or stated
+// (properties/: `.proof(Proof::by_z3(...))`, `Proof::stated(...)`), keyed by
+// the registry's name. Whether an invariant is proved, for which inputs, or
+// why not, is declared there only; this table holds nothing but goals.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "tpcheck/prove/goal.hpp"
+#include "tpcheck/registry.hpp"
 
 namespace tpcheck::prove {
 
-struct InvariantProof {
+struct InvariantGoals {
   std::string_view invariant;  // the registry's sentence name
-  // Proved: the goals, and for which inputs they hold (a sentence).
   std::vector<Goal> (*goals)(const Encoding&);
-  std::string_view domain;
-  // Not proved: why not. With goals, the proof is stated but Z3 does not
-  // settle it within the budget yet; `tpcheck prove --pending` still runs it.
-  std::string_view not_proved_because;
 };
 
-const std::vector<InvariantProof>& invariant_proofs();
+const std::vector<InvariantGoals>& invariant_goals();
+const InvariantGoals* goals_of(std::string_view invariant);  // nullptr: none
+
+// Where the registry's proof statuses and the goals disagree, one line each:
+// an entry that declares no status, one proved or stated without goals, goals
+// for an entry called not provable, goals for a name the registry lacks.
+// Empty when they agree (prove/tests/proof_status_test.cpp).
+std::vector<std::string> proof_status_disagreements(const std::vector<inv::Entry>& registry,
+                                                    const std::vector<InvariantGoals>& goals);
 
 // The goals of each proved invariant (prove/src/proofs_*.cpp).
 std::vector<Goal> mapped_rank_stays_in_bounds(const Encoding& e);

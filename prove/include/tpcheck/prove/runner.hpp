@@ -16,7 +16,7 @@ enum class Verdict {
   Refuted,    // Z3 found a counterexample
   Unknown,    // Z3 gave up (the reason says why: timeout, incomplete...)
   Vacuous,    // the domain is empty: nothing was proved
-  NotProved,  // the invariant has no proof (the table says why)
+  NotProved,  // the registry calls it not provable, or stated and not settled (it says why)
 };
 std::string_view verdict_name(Verdict v);
 
@@ -48,7 +48,7 @@ struct RunOptions {
   double budget_seconds = 120;  // per goal: its checks stop (unknown) past it
   int threads = 1;
   std::vector<std::string> only;  // invariant names; empty: all
-  bool pending = false;           // also run the proofs the table lists as not proved yet
+  bool pending = false;           // also run the proofs the registry calls stated, not settled
   Fault fault = Fault::None;
 };
 
