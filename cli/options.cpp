@@ -32,7 +32,10 @@ std::variant<VerifyOptions, std::string> parse_verify_options(const std::vector<
       continue;
     }
     if (flag == "--invariant") {
-      if (i + 1 == args.size()) return flag + " needs a value";
+      // No invariant is named like an option: `--invariant --list` or
+      // `--invariant -h` is a missing name, not an invariant called "--list"
+      // (the fuzzer's finds, corpus/cli_options/regression/).
+      if (i + 1 == args.size() || args[i + 1].rfind('-', 0) == 0) return flag + " needs a value";
       options.invariants.push_back(args[++i]);
       continue;
     }
