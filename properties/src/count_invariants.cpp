@@ -1,6 +1,7 @@
 // §7, §9.4 and §9.8: who waits for how many completions. Each check, and its
 // declaration in the registry right after it.
-#include <map>
+#include <algorithm>
+#include <vector>
 
 #include "declare.hpp"
 #include "support.hpp"
@@ -61,24 +62,50 @@ template <ModelInt Int>
 Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = mla ? Int(1) : H;
   if (!heads_shard(P, heads_total) || !heads_shard(D, heads_total)) return vacuous("not a loadable deployment");
-  std::map<Int, Int> tally;
-  for (Int d = 0; d < D; ++d) {
-    const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
-    if (!copies.ok()) {
-      return violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(copies.failure()));
+  const auto plan_failed = [&](const Int& d, const Outcome<Plan<Int>>& copies) {
+    return violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(copies.failure()));
+  };
+  // The decode ranks that hold one of p's heads: the only ones that may copy
+  // from p (a copy lies inside its source's page and the decode rank's:
+  // PlanPartitionsTheDecodeRanksHeads).
+  const auto sharing_heads = [&](const Int& p) {
+    const Span<Int> page = heads(p, P, heads_total).value();
+    return Span<Int>{holders(page.first, D, heads_total).value().first,
+                     holders(Int(page.end - 1), D, heads_total).value().end};
+  };
+  // Walking every p, or when a budgeted walk would read as many plans: one
+  // tally over every decode plan. Otherwise, for each p the walk visits, the
+  // copies from p in the plans of the decode ranks sharing its heads.
+  const bool tally_every_plan = walks_every_element() || [&] {
+    const Span<Int> first_sharing = sharing_heads(Int(0));
+    return std::min(P, Int(current_walk().budget)) * (first_sharing.end - first_sharing.first) >= D;
+  }();
+  thread_local std::vector<Int> tally;  // reused: a case allocates nothing once it has grown
+  if (tally_every_plan) {
+    tally.assign(static_cast<std::size_t>(P), Int(0));
+    for (Int d = 0; d < D; ++d) {
+      const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
+      if (!copies.ok()) return plan_failed(d, copies);
+      for (const Copy<Int>& c : copies.value()) {
+        if (c.p >= 0 && c.p < P) tally[static_cast<std::size_t>(c.p)] += 1;
+      }
     }
-    for (const Copy<Int>& c : copies.value()) tally[c.p] += 1;
   }
-  for (Int p = 0; p < P; ++p) {
-    const auto it = tally.find(p);
-    const Int copied = it == tally.end() ? Int(0) : it->second;
-    if (Verdict v = expect_value([&] { return call("readers", p, P, D, H, mla) + " (decode plans that copy from it)"; },
-                                 readers(p, P, D, H, mla), copied);
-        v.is_violated()) {
-      return v;
+  return walk_range(Int(0), P, [&](const Int& p) {
+    Int copied = 0;
+    if (tally_every_plan) {
+      copied = tally[static_cast<std::size_t>(p)];
+    } else {
+      const Span<Int> sharing = sharing_heads(p);
+      for (Int d = sharing.first; d < sharing.end; ++d) {
+        const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
+        if (!copies.ok()) return plan_failed(d, copies);
+        for (const Copy<Int>& c : copies.value()) copied += c.p == p ? 1 : 0;
+      }
     }
-  }
-  return holds();
+    return expect_value([&] { return call("readers", p, P, D, H, mla) + " (decode plans that copy from it)"; },
+                        readers(p, P, D, H, mla), copied);
+  });
 }
 
 TPCHECK_INVARIANT(ReadersEqualTheDecodeRanksThatCopy, "§9.8", CompletionCounts,
@@ -96,22 +123,36 @@ TPCHECK_INVARIANT(ReadersEqualTheDecodeRanksThatCopy, "§9.8", CompletionCounts,
 template <ModelInt Int>
 Verdict single_readers_count_map_preimages(const Int& P, const Int& D) {
   if (!divisible_pair(P, D)) return vacuous("the pair is not divisible: single_readers fails");
-  std::map<Int, Int> tally;
-  for (Int d = 0; d < D; ++d) {
-    const Outcome<Int> source = remote_rank(d, D, P);
-    if (!source.ok()) return violated(call("remote_rank", d, D, P) + " failed on a divisible pair: " + render(source.failure()));
-    tally[source.value()] += 1;
-  }
-  for (Int p = 0; p < P; ++p) {
-    const auto it = tally.find(p);
-    const Int mapped = it == tally.end() ? Int(0) : it->second;
-    if (Verdict v = expect_value([&] { return call("single_readers", p, P, D) + " (decode ranks whose remote_rank is it)"; },
-                                 single_readers(p, P, D), mapped);
-        v.is_violated()) {
-      return v;
+  // Walking every p: one tally over every decode rank. A budgeted walk counts
+  // the preimage of each p it visits by its boundaries (remote_rank is
+  // monotone: RankMapsAreMonotone), a few calls at any size.
+  bool failed = false;
+  Int failed_at = 0;
+  const auto source = [&](const Int& d) {
+    const Outcome<Int> o = remote_rank(d, D, P);
+    if (!o.ok() && !failed) failed = true, failed_at = d;
+    return o.ok() ? o.value() : Int(0);
+  };
+  thread_local std::vector<Int> tally;  // reused: a case allocates nothing once it has grown
+  if (walks_every_element()) {
+    tally.assign(static_cast<std::size_t>(P), Int(0));
+    for (Int d = 0; d < D; ++d) {
+      const Int p = source(d);
+      if (p >= 0 && p < P) tally[static_cast<std::size_t>(p)] += 1;
     }
   }
-  return holds();
+  // remote_rank(d, D, P) = floor(d * P / D) when correct: the first d reaching p is ceil(p * D / P).
+  const auto first_reaching_p = [&](const Int& p) { return first_reaching(p, D, source, std::min(mul_ceil_div<Int>(p, D, P), D)); };
+  return walk_range(Int(0), P, [&](const Int& p) {
+    const Int mapped = walks_every_element() ? tally[static_cast<std::size_t>(p)]
+                                             : Int(first_reaching_p(Int(p + 1)) - first_reaching_p(p));
+    if (failed) {
+      return violated(call("remote_rank", failed_at, D, P) + " failed on a divisible pair: " +
+                      render(remote_rank(failed_at, D, P).failure()));
+    }
+    return expect_value([&] { return call("single_readers", p, P, D) + " (decode ranks whose remote_rank is it)"; },
+                        single_readers(p, P, D), mapped);
+  });
 }
 
 TPCHECK_INVARIANT(SingleReadersEqualTheMapsPreimages, "§9.8", CompletionCounts,

@@ -52,23 +52,21 @@ Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const In
     return violated(sizing() + " is accepted by nixl or mooncake but is not loadable");
   }
   if (!moriio) return holds();
-  for (Int d = 0; d < D; ++d) {
+  const Verdict plans = walk_range(Int(0), D, [&](const Int& d) {
     const Outcome<Plan<Int>> single = single_source_plan(d, P, D, H, mla);
     const Outcome<Plan<Int>> general = plan(d, P, D, H, mla);
-    if (!single.ok() || !general.ok() || !(single.value() == general.value())) {
-      return violated(sizing() + " is accepted by moriio, but decode rank " + render(d) + " copies " + render(single) +
-                      " where the heads it holds come from " + render(general));
-    }
-  }
-  for (Int p = 0; p < P; ++p) {
+    if (single.ok() && general.ok() && single.value() == general.value()) return holds();
+    return violated(sizing() + " is accepted by moriio, but decode rank " + render(d) + " copies " + render(single) +
+                    " where the heads it holds come from " + render(general));
+  });
+  if (!plans.held()) return plans;
+  return walk_range(Int(0), P, [&](const Int& p) {
     const Outcome<Int> expected = readers(p, P, D, H, mla);
     const Outcome<Int> got = single_readers(p, P, D);
-    if (!(expected.ok() && got.ok() && expected.value() == got.value())) {
-      return violated(call("single_readers", p, P, D) + " = " + render(got) + " but " + call("readers", p, P, D, H, mla) +
-                      " = " + render(expected) + " (" + sizing() + " accepted by moriio)");
-    }
-  }
-  return holds();
+    if (expected.ok() && got.ok() && expected.value() == got.value()) return holds();
+    return violated(call("single_readers", p, P, D) + " = " + render(got) + " but " + call("readers", p, P, D, H, mla) +
+                    " = " + render(expected) + " (" + sizing() + " accepted by moriio)");
+  });
 }
 
 TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,

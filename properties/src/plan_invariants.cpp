@@ -2,6 +2,8 @@
 // registry right after it. Every plan invariant ranges over deployments both
 // sides can load (P, D and H head-compatible, or MLA) and a valid decode rank.
 #include <algorithm>
+#include <iterator>
+#include <vector>
 
 #include "declare.hpp"
 #include "support.hpp"
@@ -115,8 +117,13 @@ Verdict plan_partitions_own_heads(const Int& d, const Int& P, const Int& D, cons
   const Int heads_total = effective_heads(H, mla);
   const auto what = [&] { return call("plan", d, P, D, H, mla) + " = " + render(copies); };  // built only for a report
   const Span<Int> own = heads(d, D, heads_total).value();
-  Int cursor = own.first;
-  for (const Copy<Int>& c : copies) {
+  // Copy j starts where copy j - 1 ends (the first at d's first head), is not
+  // empty, and its source holds it; the last ends at d's last head.
+  const auto n = static_cast<std::int64_t>(copies.size());
+  if (n == 0) return violated(what() + " does not cover heads " + render(own) + " of the decode rank");
+  return walk_range(std::int64_t{0}, n, [&](const std::int64_t& j) {
+    const Copy<Int>& c = copies[static_cast<std::size_t>(j)];
+    const Int& cursor = j == 0 ? own.first : copies[static_cast<std::size_t>(j - 1)].hi;
     if (c.lo != cursor) return violated(what() + (c.lo > cursor ? " leaves a gap" : " overlaps") + " at head " + render(cursor));
     if (c.lo >= c.hi) return violated(what() + " has an empty copy " + render(c));
     if (c.p < 0 || c.p >= P) {
@@ -126,10 +133,9 @@ Verdict plan_partitions_own_heads(const Int& d, const Int& P, const Int& D, cons
     if (c.lo < page.first || c.hi > page.end) {
       return violated(what() + " asks prefill rank " + render(c.p) + " (heads " + render(page) + ") for heads it does not hold");
     }
-    cursor = c.hi;
-  }
-  if (cursor != own.end) return violated(what() + " does not cover heads " + render(own) + " of the decode rank");
-  return holds();
+    if (j == n - 1 && c.hi != own.end) return violated(what() + " does not cover heads " + render(own) + " of the decode rank");
+    return holds();
+  });
 }
 
 TPCHECK_INVARIANT(PlanPartitionsTheDecodeRanksHeads, "§9.7", PlanExactness,
@@ -149,22 +155,41 @@ Verdict plan_matches_head_by_head_rule(const Int& d, const Int& P, const Int& D,
   if (!listed.copies) return listed.otherwise;
   const Int heads_total = effective_heads(H, mla);
   const Span<Int> own = heads(d, D, heads_total).value();
-  if (own.end - own.first > kMaxWalked) return vacuous("the decode rank holds too many heads to walk");
+  if (walks_every_element() && own.end - own.first > kMaxWalked) {
+    return vacuous("the decode rank holds too many heads to walk");
+  }
+  const Plan<Int>& copies = *listed.copies;
+  const auto what = [&] { return call("plan", d, P, D, H, mla) + " = " + render(copies); };  // built only for a report
+  // The rule's plan, stated per head and per copy so a walk may visit some of
+  // them: every head h of d is copied from its holder nearest to the anchor,
+  // the copies cover d's heads in order, and neighbouring copies have
+  // different sources (equal ones merged). All of them visited, that is the
+  // plan the rule builds head by head.
   const Int anchor = mul_floor_div<Int>(d, P, D);
-  Plan<Int> expected;
-  for (Int h = own.first; h < own.end; ++h) {
+  const Verdict per_head = walk_range(own.first, own.end, [&](const Int& h) {
     const Outcome<Span<Int>> holding = holders(h, P, heads_total);
     if (!holding.ok()) return violated(call("holders", h, P, heads_total) + " failed on valid input: " + render(holding));
     const Int source = std::clamp(anchor, holding.value().first, Int(holding.value().end - 1));
-    if (!expected.empty() && expected.back().p == source) {
-      expected.back().hi = Int(h + 1);
-    } else {
-      expected.push_back({source, h, Int(h + 1)});
-    }
-  }
-  if (*listed.copies == expected) return holds();
-  return violated(call("plan", d, P, D, H, mla) + " = " + render(*listed.copies) + ", the head-by-head rule gives " +
-                  render(expected));
+    // The copy holding h: the last one starting at or before it.
+    const auto after = std::upper_bound(copies.begin(), copies.end(), h, [](const Int& x, const Copy<Int>& c) { return x < c.lo; });
+    if (after == copies.begin() || std::prev(after)->hi <= h) return violated(what() + " copies no head " + render(h));
+    if (std::prev(after)->p == source) return holds();
+    return violated(what() + " copies head " + render(h) + " from prefill rank " + render(std::prev(after)->p) +
+                    ", the head-by-head rule from " + render(source));
+  });
+  if (!per_head.held()) return per_head;
+  const auto n = static_cast<std::int64_t>(copies.size());
+  return walk_range(std::int64_t{0}, n, [&](const std::int64_t& j) {
+    const Copy<Int>& c = copies[static_cast<std::size_t>(j)];
+    if (c.lo >= c.hi) return violated(what() + " has an empty copy " + render(c));
+    if (j == 0 && c.lo != own.first) return violated(what() + " does not start at head " + render(own.first));
+    if (j == n - 1 && c.hi != own.end) return violated(what() + " does not end at head " + render(own.end));
+    if (j == 0) return holds();
+    const Copy<Int>& before = copies[static_cast<std::size_t>(j - 1)];
+    if (before.hi != c.lo) return violated(what() + " does not follow copy " + render(before) + " with the next head");
+    if (before.p == c.p) return violated(what() + " splits the heads of prefill rank " + render(c.p) + " in two copies");
+    return holds();
+  });
 }
 
 TPCHECK_INVARIANT(PlanFollowsTheHeadByHeadRule, "§6", PlanExactness,
@@ -185,25 +210,47 @@ Verdict plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, const 
   const Plan<Int>& copies = *listed.copies;
   const Outcome<Span<Int>> span = window_span(d, D, P);
   if (!span.ok()) return vacuous("the pair is not divisible: NIXL has no window");
-  if (span.value().end - span.value().first > kMaxWalked) return vacuous("the window is too long to walk");
-  const Outcome<Window<Int>> w = window(d, D, P);
-  if (!w.ok()) return violated(call("window", d, D, P) + " failed although its span is " + render(span.value()));
+  const Span<Int>& w = span.value();
+  if (walks_every_element()) {
+    // The listed window is the span's ranks (a budgeted walk reads the span alone: listing costs its length).
+    if (w.end - w.first > kMaxWalked) return vacuous("the window is too long to walk");
+    const Outcome<Window<Int>> listed_window = window(d, D, P);
+    bool same = listed_window.ok() && Int(static_cast<std::int64_t>(listed_window.value().size())) == w.end - w.first;
+    for (std::size_t i = 0; same && i < listed_window.value().size(); ++i) {
+      same = listed_window.value()[i] == w.first + Int(static_cast<std::int64_t>(i));
+    }
+    if (!same) return violated(call("window", d, D, P) + " = " + render(listed_window) + " is not the ranks of its span " + render(w));
+  }
   const Int heads_total = effective_heads(H, mla);
-  // NIXL reads the first rank of each distinct head range; ranges come in
-  // order, so a new one differs from the last one seen.
-  std::vector<Int> nixl;
-  std::optional<Span<Int>> last_range;
-  for (const Int& q : w.value()) {
-    const Span<Int> range = heads(q, P, heads_total).value();
-    if (last_range != range) nixl.push_back(q);
-    last_range = range;
-  }
-  std::vector<Int> sources;
-  for (const Copy<Int>& c : copies) {
-    if (sources.empty() || sources.back() != c.p) sources.push_back(c.p);
-  }
   const auto what = [&] { return call("plan", d, P, D, H, mla) + " = " + render(copies); };  // built only for a report
-  if (sources != nixl) return violated(what() + " reads from " + render(sources) + ", NIXL's window rule gives " + render(nixl));
+  // NIXL reads the first rank of each distinct head range of the window; the
+  // ranges come in order, so q is one exactly when it is the window's first
+  // or its range differs from q - 1's. The plan's sources, in the order of its
+  // copies, must be those ranks: each copy's source is one, no copy's source
+  // comes before its predecessor's, and each rank NIXL reads is a copy's source.
+  const auto nixl_reads = [&](const Int& q) {
+    return q == w.first || heads(q, P, heads_total).value() != heads(Int(q - 1), P, heads_total).value();
+  };
+  const auto is_source = [&](const Int& q) {
+    const auto at = std::lower_bound(copies.begin(), copies.end(), q, [](const Copy<Int>& c, const Int& x) { return c.p < x; });
+    return at != copies.end() && at->p == q;
+  };
+  const auto n = static_cast<std::int64_t>(copies.size());
+  const Verdict each_source = walk_range(std::int64_t{0}, n, [&](const std::int64_t& j) {
+    const Int& q = copies[static_cast<std::size_t>(j)].p;
+    if (j > 0 && q < copies[static_cast<std::size_t>(j - 1)].p) {
+      return violated(what() + " reads prefill rank " + render(q) + " after a later one, not in the window's order");
+    }
+    if (q >= w.first && q < w.end && nixl_reads(q)) return holds();
+    return violated(what() + " reads from prefill rank " + render(q) + ", which NIXL's window rule does not read (window " +
+                    render(w) + ")");
+  });
+  if (!each_source.held()) return each_source;
+  const Verdict each_read = walk_range(w.first, w.end, [&](const Int& q) {
+    if (!nixl_reads(q) || is_source(q)) return holds();
+    return violated(what() + " does not read from prefill rank " + render(q) + ", which NIXL's window rule reads");
+  });
+  if (!each_read.held()) return each_read;
   if (D < P) return holds();
   const Int per_source = floor_div<Int>(D, P);
   if (copies.size() != 1 || copies.front().p != floor_div<Int>(d, per_source)) {

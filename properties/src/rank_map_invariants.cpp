@@ -15,30 +15,6 @@ bool valid_pair(const Int& r, const Int& L, const Int& R) {
   return L >= 1 && R >= 1 && r >= 0 && r < L;
 }
 
-// The first r in [0, L) with map(r) >= x (L when none): the map is monotone.
-// `guess` is where it should be (the closed form of the correct map): when
-// the map confirms it (map(guess - 1) < x <= map(guess)), monotonicity makes
-// it the answer in two calls; otherwise a binary search finds the true one.
-// Either way the answer is the map's own, not the guess: a wrong map is
-// caught as before, and a case with sizes near 2^320 stays cheap.
-template <ModelInt Int, class Map>
-Int first_reaching(const Int& x, const Int& L, Map map, const Int& guess) {
-  if (guess >= 0 && guess <= L && (guess == L || map(guess) >= x) && (guess == 0 || map(Int(guess - 1)) < x)) {
-    return guess;
-  }
-  Int lo = 0;
-  Int hi = L;
-  while (lo < hi) {
-    const Int mid = lo + floor_div<Int>(Int(hi - lo), Int(2));
-    if (map(mid) >= x) {
-      hi = mid;
-    } else {
-      lo = Int(mid + 1);
-    }
-  }
-  return lo;
-}
-
 // The kinds of TP pair the rank-map invariants must meet; a classifier sees
 // the pair first and ignores what follows it.
 constexpr auto local_smaller = [](const auto& L, const auto& R, const auto&...) { return L < R; };
@@ -199,21 +175,14 @@ template <ModelInt Int>
 Verdict windows_are_dual(const Int& r, const Int& L, const Int& R) {
   const Outcome<Span<Int>> w = window_span(r, L, R);
   if (!w.ok()) return vacuous("no window: the pair is not divisible or the rank not valid");
-  const Span<Int>& s = w.value();
-  std::vector<Int> probes;
-  if (s.end - s.first <= 64) {
-    for (Int q = s.first; q < s.end; ++q) probes.push_back(q);
-  } else {
-    probes = {s.first, Int(s.first + floor_div<Int>(Int(s.end - s.first), Int(2))), Int(s.end - 1)};
-  }
-  for (const Int& q : probes) {
+  // Without a budget: all of a short window, the ends and middle of a long one.
+  constexpr std::int64_t kWholeWindow = 64;
+  return walk_range(w.value().first, w.value().end, [&](const Int& q) {
     const Outcome<Span<Int>> back = window_span(q, R, L);
-    if (!back.ok() || r < back.value().first || r >= back.value().end) {
-      return violated(render(q) + " is in " + call("window", r, L, R) + " but " + call("window", q, R, L) + " = " +
-                      (back.ok() ? render(back.value()) : render(back.failure())) + " does not hold " + render(r));
-    }
-  }
-  return holds();
+    if (back.ok() && r >= back.value().first && r < back.value().end) return holds();
+    return violated(render(q) + " is in " + call("window", r, L, R) + " but " + call("window", q, R, L) + " = " +
+                    (back.ok() ? render(back.value()) : render(back.failure())) + " does not hold " + render(r));
+  }, kWholeWindow);
 }
 
 TPCHECK_INVARIANT(WindowsAreDual, "§9.3", RoundTrip,

@@ -114,4 +114,28 @@ Verdict expect_success(Describe&& what, const Outcome<V>& got, const char* becau
   return violated(what() + " failed " + because + ": " + render(got.failure()));
 }
 
+// The first r in [0, L) with map(r) >= x (L when none), for a monotone map.
+// `guess` is where it should be (the closed form of the correct map): when
+// the map confirms it (map(guess - 1) < x <= map(guess)), monotonicity makes
+// it the answer in two calls; otherwise a binary search finds the true one.
+// Either way the answer is the map's own, not the guess: a wrong map is
+// caught as before, and a case with sizes near 2^320 stays cheap.
+template <ModelInt Int, class Map>
+Int first_reaching(const Int& x, const Int& L, Map map, const Int& guess) {
+  if (guess >= 0 && guess <= L && (guess == L || map(guess) >= x) && (guess == 0 || map(Int(guess - 1)) < x)) {
+    return guess;
+  }
+  Int lo = 0;
+  Int hi = L;
+  while (lo < hi) {
+    const Int mid = lo + floor_div<Int>(Int(hi - lo), Int(2));
+    if (map(mid) >= x) {
+      hi = mid;
+    } else {
+      lo = Int(mid + 1);
+    }
+  }
+  return lo;
+}
+
 }  // namespace tpcheck::inv

@@ -14,6 +14,7 @@
 // rank of one side and are meant for sizes the caller can afford to enumerate.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tpcheck/pyint.hpp"
@@ -24,6 +25,72 @@ namespace tpcheck::inv {
 
 // The longest window, plan or head range a per-rank predicate walks.
 inline constexpr std::int64_t kMaxWalked = 4096;
+
+// How much of a long list (a window, a plan, the heads of a rank, every rank
+// of a deployment) one case walks. The default, which the sweep, RapidCheck
+// and the unit tests keep, is every element (up to kMaxWalked). The fuzz
+// drivers set a budget: a list longer than it is walked at its first and last
+// element and a run of consecutive elements from the one the input chose, so
+// an input costs a few model calls at any size while the input, not a fixed
+// rule, picks which element of a long list is checked (every element stays
+// reachable; none is skipped by the declaration). A check must visit its
+// lists through walk_range() below, never through its own loop.
+struct Walk {
+  std::int64_t budget = 0;   // elements per list; 0: all (3 is the least that walks a chosen one)
+  std::uint64_t chosen = 0;  // the chosen element: its index modulo the list's length
+};
+// The calling thread's walk.
+const Walk& current_walk();
+// Sets the calling thread's walk for one scope (the fuzz drivers, per input).
+class ScopedWalk {
+ public:
+  explicit ScopedWalk(Walk walk);
+  ~ScopedWalk();
+  ScopedWalk(const ScopedWalk&) = delete;
+  ScopedWalk& operator=(const ScopedWalk&) = delete;
+
+ private:
+  Walk saved_;
+};
+
+// Whether the calling thread walks every element of a list (no budget): the
+// sweep, RapidCheck and the unit tests. A check may then use a whole-list
+// method (a tally over every rank) where a budgeted walk counts around the
+// ranks it visits.
+inline bool walks_every_element() { return current_walk().budget < 3; }
+
+// Visits the elements of [first, end) the calling thread's walk covers
+// (current_walk(), invariants.hpp): all of them without a budget or when they
+// fit it; otherwise the first, a run of budget - 2 consecutive elements from
+// the chosen one (moved back when it would pass the last), and the last, each
+// once and in order. Returns the first verdict of `visit` that does not hold,
+// or holds.
+//
+// `unbudgeted_cap` > 0: a list longer than it is walked, without a budget, at
+// its first, middle and last element only (a list whose length has no useful
+// bound, such as a window of sizes near 2^63).
+template <ModelInt Int, class Visit>
+Verdict walk_range(const Int& first, const Int& end, Visit&& visit, std::int64_t unbudgeted_cap = 0) {
+  const Walk& walk = current_walk();
+  const Int length = end - first;
+  const bool capped = walks_every_element() && unbudgeted_cap > 0 && length > unbudgeted_cap;
+  if (!capped && (walks_every_element() || length <= walk.budget)) {
+    for (Int x = first; x < end; ++x) {
+      if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
+    }
+    return holds();
+  }
+  const Int run = capped ? Int(1) : Int(walk.budget - 2);
+  // The chosen index, as a non-negative value of Int (the top bit dropped for int64).
+  const Int chosen = capped ? floor_div<Int>(length, Int(2))
+                            : floor_mod<Int>(Int(static_cast<std::int64_t>(walk.chosen >> 1)), length);
+  const Int run_first = std::max(Int(first + 1), std::min(Int(first + chosen), Int(end - 1 - run)));
+  if (Verdict v = visit(first); !v.held()) return v;
+  for (Int x = run_first; x < run_first + run; ++x) {
+    if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
+  }
+  return visit(Int(end - 1));
+}
 
 // The largest size the random engines (RapidCheck, the fuzzers) draw for a
 // "per configuration" predicate, which visits every rank of both sides (and

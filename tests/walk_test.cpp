@@ -1,0 +1,138 @@
+// The walk budget (tpcheck/invariants.hpp): which elements of a list a check
+// visits with and without one, and that a budget keeps a long list's case
+// non-vacuous while the sweep's default still walks everything.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "tpcheck/invariants.hpp"
+
+namespace tpcheck::test {
+namespace {
+
+using inv::ScopedWalk;
+using inv::Walk;
+
+// The elements walk_range visits of [first, end), in order.
+template <class Int>
+std::vector<Int> visited(const Int& first, const Int& end, std::int64_t unbudgeted_cap = 0) {
+  std::vector<Int> seen;
+  const inv::Verdict v = inv::walk_range(first, end, [&](const Int& x) {
+    seen.push_back(x);
+    return inv::holds();
+  }, unbudgeted_cap);
+  EXPECT_TRUE(v.held());
+  return seen;
+}
+
+// The walk field as the fuzz drivers pass it: the index sits above the low bit.
+std::uint64_t chosen(std::uint64_t index) { return index << 1; }
+
+TEST(Walk, WithoutABudgetEveryElementIsVisited) {
+  EXPECT_TRUE(inv::walks_every_element());
+  EXPECT_EQ(visited<std::int64_t>(3, 9), (std::vector<std::int64_t>{3, 4, 5, 6, 7, 8}));
+  EXPECT_TRUE(visited<std::int64_t>(5, 5).empty());
+}
+
+TEST(Walk, ABudgetVisitsTheEndsAndARunFromTheChosenElement) {
+  const ScopedWalk walk(Walk{5, chosen(4)});
+  EXPECT_FALSE(inv::walks_every_element());
+  // [10, 30): first, three from index 4 (element 14), last.
+  EXPECT_EQ(visited<std::int64_t>(10, 30), (std::vector<std::int64_t>{10, 14, 15, 16, 29}));
+  // A list that fits the budget is walked whole.
+  EXPECT_EQ(visited<std::int64_t>(0, 5), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(Walk, TheRunStaysInsideTheListAndTheChoiceWrapsAroundItsLength) {
+  {
+    const ScopedWalk walk(Walk{5, chosen(18)});  // near the end: moved back before the last
+    EXPECT_EQ(visited<std::int64_t>(0, 20), (std::vector<std::int64_t>{0, 16, 17, 18, 19}));
+  }
+  {
+    const ScopedWalk walk(Walk{5, chosen(23)});  // 23 % 20 = 3
+    EXPECT_EQ(visited<std::int64_t>(0, 20), (std::vector<std::int64_t>{0, 3, 4, 5, 19}));
+  }
+  {
+    const ScopedWalk walk(Walk{5, chosen(0)});  // the first is not visited twice
+    EXPECT_EQ(visited<std::int64_t>(0, 20), (std::vector<std::int64_t>{0, 1, 2, 3, 19}));
+  }
+  {
+    const ScopedWalk walk(Walk{4, ~std::uint64_t{0}});  // any 64-bit field is a valid choice
+    const auto seen = visited<std::int64_t>(0, 1000);
+    ASSERT_EQ(seen.size(), 4U);
+    EXPECT_EQ(seen.front(), 0);
+    EXPECT_EQ(seen.back(), 999);
+  }
+}
+
+TEST(Walk, AChoiceReachesAnyElementOfAListPast64Bits) {
+  const BigInt first = BigInt(1) << 70;
+  const BigInt end = first + (BigInt(1) << 66);
+  const ScopedWalk walk(Walk{3, chosen(12345)});
+  EXPECT_EQ(visited<BigInt>(first, end), (std::vector<BigInt>{first, first + 12345, end - 1}));
+}
+
+TEST(Walk, WithoutABudgetACappedListIsVisitedAtItsEndsAndMiddle) {
+  EXPECT_EQ(visited<std::int64_t>(0, 100, 64), (std::vector<std::int64_t>{0, 50, 99}));
+  EXPECT_EQ(visited<std::int64_t>(0, 64, 64).size(), 64U);
+  const ScopedWalk walk(Walk{3, chosen(7)});  // a budget overrides the cap
+  EXPECT_EQ(visited<std::int64_t>(0, 100, 64), (std::vector<std::int64_t>{0, 7, 99}));
+}
+
+TEST(Walk, AScopeRestoresTheWalkBefore) {
+  {
+    const ScopedWalk outer(Walk{8, 2});
+    {
+      const ScopedWalk inner(Walk{0, 0});
+      EXPECT_TRUE(inv::walks_every_element());
+    }
+    EXPECT_EQ(inv::current_walk().budget, 8);
+    EXPECT_EQ(inv::current_walk().chosen, 2U);
+  }
+  EXPECT_TRUE(inv::walks_every_element());
+}
+
+TEST(Walk, TheFirstViolationStopsTheWalk) {
+  const ScopedWalk walk(Walk{5, chosen(4)});
+  std::vector<std::int64_t> seen;
+  const inv::Verdict v = inv::walk_range(std::int64_t{10}, std::int64_t{30}, [&](const std::int64_t& x) {
+    seen.push_back(x);
+    return x == 15 ? inv::violated("at 15") : inv::holds();
+  });
+  EXPECT_TRUE(v.is_violated());
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{10, 14, 15}));
+}
+
+// A window longer than inv::kMaxWalked (P = 8192 prefill ranks replicating
+// one head, one decode rank: its window is every prefill rank, its plan one
+// copy): the sweep's default calls the case vacuous, a budgeted walk checks it.
+TEST(Walk, ABudgetChecksAWindowTooLongToWalkWhole) {
+  const std::int64_t P = 8192, D = 1, H = 1;
+  EXPECT_TRUE(inv::plan_sources_match_nixl<std::int64_t>(0, P, D, H, false).is_vacuous());
+  const ScopedWalk walk(Walk{8, chosen(5000)});
+  EXPECT_TRUE(inv::plan_sources_match_nixl<std::int64_t>(0, P, D, H, false).held());
+}
+
+// The per-configuration counts agree with and without a budget on a
+// deployment larger than the budget, in both directions of the pair.
+TEST(Walk, BudgetedCountsHoldWhereTheWholeWalkHolds) {
+  for (const auto& [P, D, H] : {std::tuple{96, 32, 8}, std::tuple{32, 96, 96}, std::tuple{128, 128, 1}, std::tuple{64, 2, 64},
+                                   std::tuple{256, 64, 256}}) {
+    SCOPED_TRACE(testing::Message() << "P=" << P << " D=" << D << " H=" << H);
+    const std::int64_t p = P, d = D, h = H;
+    EXPECT_TRUE(inv::readers_count_plan_copies<std::int64_t>(p, d, h, false).held());
+    EXPECT_EQ(inv::single_readers_count_map_preimages<std::int64_t>(p, d).held(), true);
+    for (std::uint64_t at : {0, 7, 40, 95}) {
+      const ScopedWalk walk(Walk{8, chosen(at)});
+      EXPECT_TRUE(inv::readers_count_plan_copies<std::int64_t>(p, d, h, false).held());
+      EXPECT_TRUE(inv::single_readers_count_map_preimages<std::int64_t>(p, d).held());
+      EXPECT_TRUE(inv::accepted_sizing_is_served_correctly<std::int64_t>(p, d, h, false).held());
+      EXPECT_TRUE(inv::port_offsets_distinct<std::int64_t>(p, d).held());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tpcheck::test
