@@ -2,7 +2,7 @@
 #include "field_mutator.hpp"
 
 #include <array>
-#include <random>
+#include <algorithm>
 
 // libFuzzer's own byte mutator. Weak: the replay build links no libFuzzer
 // (and never calls the custom mutator); there the field gets a random value.
@@ -13,7 +13,23 @@ namespace tpcheck::fuzz {
 namespace {
 
 constexpr std::size_t kField = 8;
-using Rng = std::mt19937_64;
+
+// SplitMix64 (Steele, Lea and Flood): a few instructions per value and one
+// word of state. libFuzzer calls the mutator once per input with a fresh
+// seed; std::mt19937_64 would fill its 312-word table on every call.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t operator()() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
 
 std::uint64_t get_field(const std::uint8_t* data, std::size_t size, std::size_t i) {
   std::uint64_t x = 0;
@@ -92,7 +108,7 @@ std::size_t mutate_fields(std::uint8_t* data, std::size_t size, std::size_t max_
   Rng rng(seed);
   size = whole_fields(data, size, max_size, ranges);
   for (std::uint64_t step = 0, steps = 1 + below(rng, 3); step < steps && size > 0; ++step) {
-    const std::vector<std::uint64_t> range = ranges(data, size).ranges;
+    const std::span<const std::uint64_t> range = ranges(data, size).ranges;
     const std::size_t fields = std::min(range.size(), size / kField);
     const std::size_t i = below(rng, fields);
     const std::uint64_t x = get_field(data, size, i);

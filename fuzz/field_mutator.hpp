@@ -19,7 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace tpcheck::fuzz {
 
@@ -27,8 +27,10 @@ namespace tpcheck::fuzz {
 // 64-bit value), the first `header` of them choosing what the others mean
 // (the entry, the integer type, the operation). It depends on the header's
 // values, so it is asked again after every change.
+// The ranges are the layout owner's (kept for the run), so asking for a
+// layout allocates nothing.
 struct FieldLayout {
-  std::vector<std::uint64_t> ranges;
+  std::span<const std::uint64_t> ranges;
   std::size_t header = 0;
 };
 using FieldRanges = FieldLayout (*)(const std::uint8_t* data, std::size_t size);

@@ -23,7 +23,7 @@ const tpcheck::inv::Entry* differential() {
 const tpcheck::inv::Entry* tpcheck::fuzz::target_entry() { return differential(); }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  tpcheck::fuzz::check_case(tpcheck::fuzz::decode_case(data, size, differential()));
+  tpcheck::fuzz::run_input(data, size, differential());
   return 0;
 }
 

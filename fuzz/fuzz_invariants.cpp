@@ -15,7 +15,7 @@
 const tpcheck::inv::Entry* tpcheck::fuzz::target_entry() { return nullptr; }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  tpcheck::fuzz::check_case(tpcheck::fuzz::decode_case(data, size, nullptr));
+  tpcheck::fuzz::run_input(data, size, nullptr);
   return 0;
 }
 

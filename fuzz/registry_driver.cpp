@@ -4,9 +4,11 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
+#include <string>
+#include <vector>
 
 #include "fuzz_input.hpp"
+#include "tpcheck/invariants.hpp"
 
 namespace tpcheck::fuzz {
 namespace {
@@ -39,27 +41,37 @@ dom::Limits limits_of(const RegistryCase& c) {
   return c.type == IntType::Int64 ? dom::int64_limits(c.entry->size_cap) : dom::big_limits(c.entry->size_cap);
 }
 
+// The index of a fuzzed entry in fuzzed_entries() (a single-entry target asks
+// for the same one every time: the last answer is kept).
 std::size_t index_of(const inv::Entry* e) {
   const auto& entries = fuzzed_entries();
+  thread_local std::size_t last = 0;
+  if (last < entries.size() && entries[last] == e) return last;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i] == e) return i;
+    if (entries[i] == e) return last = i;
   }
   return entries.size();
 }
 
-// What the replayed inputs reached, per entry (the fuzzers run one input at a time).
-std::map<const inv::Entry*, inv::Tally>& tallies() {
-  static std::map<const inv::Entry*, inv::Tally> t;
-  return t;
+// What the replayed inputs reached, per fuzzed entry, by its index (the
+// fuzzers run one input at a time).
+inv::Tally& tally_of(const inv::Entry* e) {
+  static std::vector<inv::Tally> t(fuzzed_entries().size());
+  return t[index_of(e)];
 }
 
-// dom::choice_ranges of a domain, computed once (the decoder and the mutator
-// ask for them on every input).
-const std::vector<dom::Choice>& ranges_of(const dom::Domain& d) {
-  static std::map<const dom::Domain*, std::vector<dom::Choice>> cache;
-  auto found = cache.find(&d);
-  if (found == cache.end()) found = cache.emplace(&d, dom::choice_ranges(d)).first;
-  return found->second;
+// dom::choice_ranges of every domain of every fuzzed entry, computed once (the
+// decoder and the mutator ask for them on every input), by entry index.
+const std::vector<dom::Choice>& ranges_of(const inv::Entry* e, std::size_t domain) {
+  static const std::vector<std::vector<std::vector<dom::Choice>>> cache = [] {
+    std::vector<std::vector<std::vector<dom::Choice>>> out;
+    for (const inv::Entry* entry : fuzzed_entries()) {
+      out.emplace_back();
+      for (const dom::Domain& d : entry->domains) out.back().push_back(dom::choice_ranges(d));
+    }
+    return out;
+  }();
+  return cache[index_of(e)][domain];
 }
 
 // The header of an input: the entry, the integer type and the domain, with
@@ -108,32 +120,53 @@ const std::vector<const inv::Entry*>& fuzzed_entries() {
   return entries;
 }
 
-RegistryCase decode_case(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+void decode_into(RegistryCase& c, const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
   Fields in(data, size);
   const Header h = read_header(in, fixed);
-  RegistryCase c;
   c.entry = h.entry;
   c.type = h.type;
   c.domain = h.domain;
   const dom::Domain& d = c.entry->domains[c.domain];
-  std::vector<dom::Choice> choices;
-  for (std::size_t i = 0, n = ranges_of(d).size(); i < n; ++i) choices.push_back(in.next());
+  thread_local std::vector<dom::Choice> choices;
+  choices.clear();
+  for (std::size_t i = 0, n = ranges_of(c.entry, c.domain).size(); i < n; ++i) choices.push_back(in.next());
   c.values.resize(static_cast<std::size_t>(d.width()));
   dom::decode(d, choices.data(), c.values.data(), limits_of(c));
+  c.walk_from = in.next();
+}
+
+RegistryCase decode_case(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+  RegistryCase c;
+  decode_into(c, data, size, fixed);
   return c;
+}
+
+void run_input(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+  thread_local RegistryCase c;
+  decode_into(c, data, size, fixed);
+  check_case(c);
 }
 
 FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
   Fields in(data, size);
   const Header h = read_header(in, fixed);
-  FieldLayout layout;
-  layout.header = h.fields;
-  if (!fixed) layout.ranges.push_back(fuzzed_entries().size());
-  layout.ranges.push_back(2);
-  if (h.entry->domains.size() > 1) layout.ranges.push_back(h.entry->domains.size());
-  const std::vector<dom::Choice>& choices = ranges_of(h.entry->domains[h.domain]);
-  layout.ranges.insert(layout.ranges.end(), choices.begin(), choices.end());
-  return layout;
+  // Every (entry, domain) has one layout, made on first use and kept: [with
+  // the entry field][entry index][domain].
+  static std::array<std::vector<std::vector<std::vector<std::uint64_t>>>, 2> layouts;
+  auto& of_entry = layouts[fixed ? 0 : 1];
+  if (of_entry.empty()) of_entry.resize(fuzzed_entries().size());
+  auto& of_domain = of_entry[index_of(h.entry)];
+  if (of_domain.empty()) of_domain.resize(h.entry->domains.size());
+  std::vector<std::uint64_t>& ranges = of_domain[h.domain];
+  if (ranges.empty()) {
+    if (!fixed) ranges.push_back(fuzzed_entries().size());
+    ranges.push_back(2);
+    if (h.entry->domains.size() > 1) ranges.push_back(h.entry->domains.size());
+    const std::vector<dom::Choice>& choices = ranges_of(h.entry, h.domain);
+    ranges.insert(ranges.end(), choices.begin(), choices.end());
+    ranges.push_back(0);  // the walk field: any 64-bit value
+  }
+  return FieldLayout{ranges, h.fields};
 }
 
 std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool with_entry_field) {
@@ -150,10 +183,12 @@ std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool
 std::string describe_case(const RegistryCase& c) {
   std::string out = std::string(c.entry->name) + (int64_values(c) ? " int64 " : " cpp_int ");
   if (c.entry->domains.size() > 1) out += std::string(c.entry->domain_names[c.domain]) + " ";
-  return out + dom::describe(c.entry->domains[c.domain], c.values.data());
+  out += dom::describe(c.entry->domains[c.domain], c.values.data());
+  return c.walk_from == 0 ? out : out + " walk=" + std::to_string(c.walk_from);
 }
 
 void check_case(const RegistryCase& c) {
+  const inv::ScopedWalk walk({kWalkBudget, c.walk_from});
   inv::KindMask kinds = 0;
   inv::Verdict verdict = inv::holds();
   if (const auto narrowed = int64_values(c)) {
@@ -161,7 +196,7 @@ void check_case(const RegistryCase& c) {
   } else {
     verdict = c.entry->check(c.domain, c.values.data(), &kinds);
   }
-  tallies()[c.entry].add(verdict, kinds);
+  tally_of(c.entry).add(verdict, kinds);
   // The readable form costs more than many checks: only when asked for.
   if (FuzzInput::describing()) FuzzInput::append_trace(describe_case(c));
   if (!verdict.is_violated()) return;
@@ -173,7 +208,7 @@ void check_case(const RegistryCase& c) {
 int report_coverage(const std::vector<const inv::Entry*>& entries) {
   int status = 0;
   for (const inv::Entry* e : entries) {
-    const inv::Tally& t = tallies()[e];
+    const inv::Tally& t = tally_of(e);
     const std::vector<std::string> gaps = inv::coverage_gaps(*e, t);
     std::printf("  %-50s %8llu inputs, %8llu non-vacuous%s\n", e->name, static_cast<unsigned long long>(t.cases()),
                 static_cast<unsigned long long>(t.non_vacuous()), gaps.empty() ? "" : "  NOT COVERED:");

@@ -13,6 +13,11 @@
 //               the differential's operation)
 //   choice...   one field per choice of the domain (dom::choice_ranges), each
 //               reduced modulo its range; dom::decode turns them into values
+//   walk        which element of a long list the check walks from (inv::Walk:
+//               a window, a plan, the heads of a rank, every rank of a
+//               deployment); a list longer than kWalkBudget is walked at its
+//               ends and kWalkBudget - 2 elements from this one. Seeds leave it
+//               out (it reads as 0: the walk starts next to the first element).
 //
 // The choices and their decoding are the ones RapidCheck draws
 // (properties/rapidcheck): one piece of code maps choices to values for both.
@@ -33,6 +38,11 @@ namespace tpcheck::fuzz {
 
 inline constexpr std::size_t kFieldBytes = 8;
 
+// The elements of one list a case walks (inv::Walk::budget): the first, the
+// last and a run from the input's choice. Small, so one input costs a few
+// model calls at any size; the fuzzer moves the run by mutating the walk field.
+inline constexpr std::int64_t kWalkBudget = 8;
+
 enum class IntType : std::uint8_t { Int64 = 0, CppInt = 1 };
 
 // A decoded (or to be encoded) case of one entry.
@@ -41,6 +51,7 @@ struct RegistryCase {
   IntType type = IntType::Int64;
   std::size_t domain = 0;
   std::vector<BigInt> values;
+  std::uint64_t walk_from = 0;  // the walk field
 };
 
 // The entries fuzz_invariants chooses from: all but those excluded from fuzzing.
@@ -48,6 +59,8 @@ const std::vector<const inv::Entry*>& fuzzed_entries();
 
 // Decodes bytes; `fixed` is the entry of a single-entry target (no entry field).
 RegistryCase decode_case(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
+// The same into `c`, reusing its storage (the fuzz targets, once per input).
+void decode_into(RegistryCase& c, const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
 
 // Defined by each registry target: its one entry, or nullptr when the input
 // chooses the entry (registry_mutator.cpp asks it for the layout).
@@ -64,10 +77,15 @@ std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool
 // "RoundTripReturnsHome int64 L=4 R=2 r=3": the readable form of a case.
 std::string describe_case(const RegistryCase& c);
 
-// Runs the entry's check on the case (in its integer type) and tallies the
-// verdict under the entry; a violation aborts with the case and the message
-// on stderr, as libFuzzer and the replay driver expect.
+// Runs the entry's check on the case (in its integer type) with a walk of
+// kWalkBudget elements from the case's walk field, and tallies the verdict
+// under the entry; a violation aborts with the case and the message on
+// stderr, as libFuzzer and the replay driver expect.
 void check_case(const RegistryCase& c);
+
+// What a registry target does with one input: decode_into a case kept for the
+// next input, then check_case.
+void run_input(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
 
 // For the replay driver's --assert-coverage: the tally of every entry the
 // replayed inputs reached, and whether each covers what it declares.
