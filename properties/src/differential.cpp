@@ -64,22 +64,26 @@ Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds
 
 // The operation compared for `op` on these arguments. A listed outcome (a
 // window, a plan) costs its length in both models, up to kMaxListed (2^20)
-// elements: past kMaxWalked (past the walk's budget when one is set: the
-// fuzzers) its length is compared instead (window_span, plan_copy_count,
-// which take the same parameters), so one case stays cheap. A list too long
-// to list at all is compared as is: its error is cheap.
+// elements: past kMaxWalked its length is compared instead (window_span,
+// plan_copy_count, which take the same parameters), so one case stays cheap.
+// With a walk budget (the fuzzers) a window longer than the budget is
+// compared by its span: its ranks are the span's, one after the other, so
+// the span holds every value the listing could get wrong. A plan's copies
+// are computed one by one (products that may overflow near the last), so a
+// plan is listed up to kMaxWalked whatever the budget. A list too long to
+// list at all is compared as is: its error is cheap.
 std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
   static const std::size_t plan_op = *operation_index("plan");
   static const std::size_t window_op = *operation_index("window");
-  const std::int64_t longest = current_walk().budget >= 3 ? current_walk().budget : kMaxWalked;
-  const auto too_long = [&](std::int64_t n) { return n > longest && n <= kMaxListed; };
+  const auto longer_than = [](std::int64_t n, std::int64_t longest) { return n > longest && n <= kMaxListed; };
   if (op == plan_op) {
     const Outcome<std::int64_t> n = plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0);
-    if (n.ok() && too_long(n.value())) return *operation_index("plan_copy_count");
+    if (n.ok() && longer_than(n.value(), kMaxWalked)) return *operation_index("plan_copy_count");
   }
   if (op == window_op) {
+    const std::int64_t longest = walks_every_element() ? kMaxWalked : current_walk().budget;
     const Outcome<Span<std::int64_t>> s = window_span(a[0], a[1], a[2]);
-    if (s.ok() && too_long(s.value().end - s.value().first)) return *operation_index("window_span");
+    if (s.ok() && longer_than(s.value().end - s.value().first, longest)) return *operation_index("window_span");
   }
   return op;
 }
