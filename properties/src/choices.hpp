@@ -43,6 +43,7 @@ class Reader {
  public:
   explicit Reader(const Choice* c) : c_(c) {}
   Choice next(Choice range) { return in_range(c_[i_++], range); }
+  std::size_t read() const { return i_; }  // how many choices next() took
 
  private:
   const Choice* c_;
