@@ -37,8 +37,8 @@ void put_field(std::vector<std::uint8_t>& out, std::uint64_t x) {
   for (std::size_t i = 0; i < kFieldBytes; ++i) out.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
 }
 
-dom::Limits limits_of(const RegistryCase& c) {
-  return c.type == IntType::Int64 ? dom::int64_limits(c.entry->size_cap) : dom::big_limits(c.entry->size_cap);
+dom::Limits limits_of(const inv::Entry* e, IntType type) {
+  return type == IntType::Int64 ? dom::int64_limits(e->size_cap) : dom::big_limits(e->size_cap);
 }
 
 // The index of a fuzzed entry in fuzzed_entries() (a single-entry target asks
@@ -58,6 +58,19 @@ std::size_t index_of(const inv::Entry* e) {
 inv::Tally& tally_of(const inv::Entry* e) {
   static std::vector<inv::Tally> t(fuzzed_entries().size());
   return t[index_of(e)];
+}
+
+// limits_of every fuzzed entry in both integer types, made once (cpp_int's
+// bounds are 2^320: building them allocated on every input), by entry index.
+const dom::Limits& fuzzed_limits(const inv::Entry* e, IntType type) {
+  static const std::vector<std::array<dom::Limits, 2>> cache = [] {
+    std::vector<std::array<dom::Limits, 2>> out;
+    for (const inv::Entry* entry : fuzzed_entries()) {
+      out.push_back({limits_of(entry, IntType::Int64), limits_of(entry, IntType::CppInt)});
+    }
+    return out;
+  }();
+  return cache[index_of(e)][static_cast<std::size_t>(type)];
 }
 
 // dom::choice_ranges of every domain of every fuzzed entry, computed once (the
@@ -131,7 +144,7 @@ void decode_into(RegistryCase& c, const std::uint8_t* data, std::size_t size, co
   choices.clear();
   for (std::size_t i = 0, n = ranges_of(c.entry, c.domain).size(); i < n; ++i) choices.push_back(in.next());
   c.values.resize(static_cast<std::size_t>(d.width()));
-  dom::decode(d, choices.data(), c.values.data(), limits_of(c));
+  dom::decode(d, choices.data(), c.values.data(), fuzzed_limits(c.entry, c.type));
   c.walk_from = in.next();
 }
 
@@ -170,7 +183,7 @@ FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::
 }
 
 std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool with_entry_field) {
-  const auto choices = dom::encode(c.entry->domains[c.domain], c.values.data(), limits_of(c));
+  const auto choices = dom::encode(c.entry->domains[c.domain], c.values.data(), limits_of(c.entry, c.type));
   if (!choices) return std::nullopt;
   std::vector<std::uint8_t> out;
   if (with_entry_field) put_field(out, index_of(c.entry));
