@@ -9,15 +9,28 @@
 //   3. a valid call must be accepted and its text must be the cpp_int model's
 //      outcome on the parsed integers (the int64 path, taken when they fit,
 //      must agree); an invalid one must be rejected with a usage error;
-//   4. any disagreement aborts with the line and both texts.
+//   4. the model type is picked by the line's length (mod 4): Auto (int64
+//      when every argument fits, cpp_int beyond), int16, int64 or cpp_int
+//      (`tpcheck eval --type`). A valid call in a type that does not hold
+//      every argument must be rejected with a one-line "does not fit in
+//      <type>"; in int64 and cpp_int it must give the cpp_int model's outcome
+//      (in int64 also through evaluate_int64, conform's entry point); in
+//      int16 any one-line outcome (int16 against cpp_int is the
+//      differential's);
+//   5. an invalid line with an operation word is rejected by the single-call
+//      form `tpcheck eval OP ARGS...` (evaluate) with the same text;
+//   6. any disagreement aborts with the line and both texts.
 // A window or plan of more than kMaxListedHere (and at most kMaxListed)
 // elements is skipped: cost only, since listing runs the same code for every
 // element, and a list of thousands took milliseconds per input (rendered in
 // int64 and again in cpp_int). Past kMaxListed the model refuses at once,
 // which stays checked.
+#include <algorithm>
 #include <cctype>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "fuzz_check.hpp"
@@ -91,21 +104,65 @@ void fail(std::string_view line, const std::string& what) {
   tpcheck::fuzz::require("line '" + std::string(line) + "': " + what, "eval line parser");
 }
 
+// Whether every argument is a value of Int.
+template <class Int>
+bool all_fit(const Call& c) {
+  if constexpr (std::is_same_v<Int, tpcheck::BigInt>) return true;
+  return std::all_of(c.args.begin(), c.args.end(), [](const tpcheck::BigInt& a) {
+    return a >= std::numeric_limits<Int>::min() && a <= std::numeric_limits<Int>::max();
+  });
+}
+
+// What a valid call gave in the model type Int (named `name`).
+template <class Int>
+void check_in_type(std::string_view line, const Call& call, const tpcheck::Evaluation& got, const char* name) {
+  if (!all_fit<Int>(call)) {
+    if (got.ok || got.text.find(std::string("does not fit in ") + name) == std::string::npos) {
+      fail(line, std::string("arguments beyond ") + name + " gave " + got.text);
+    }
+    return;
+  }
+  if (!got.ok) fail(line, std::string("a valid call in ") + name + " was rejected: " + got.text);
+  if constexpr (!std::is_same_v<Int, std::int16_t>) {
+    const std::string truth = tpcheck::evaluate_big(call.op, call.args);
+    if (got.text != truth) fail(line, "gives " + got.text + " in " + name + " but the cpp_int model gives " + truth);
+  }
+  if constexpr (std::is_same_v<Int, std::int64_t>) {
+    std::vector<std::int64_t> narrow;
+    for (const tpcheck::BigInt& a : call.args) narrow.push_back(a.convert_to<std::int64_t>());
+    const std::string direct = tpcheck::evaluate_int64(call.op, narrow);
+    if (direct != got.text) fail(line, "evaluate_int64 gives " + direct + " but the line gives " + got.text);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using tpcheck::ModelType;
   const std::string_view line(reinterpret_cast<const char*>(data), size);
   if (line.find('\n') != std::string_view::npos) return 0;  // --batch splits lines first
   const std::optional<Call> call = valid_call(line);
   if (call && too_long(*call)) return 0;
-  const tpcheck::Evaluation got = tpcheck::evaluate_line(line);
+  static constexpr ModelType kTypes[] = {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt};
+  const ModelType type = kTypes[size % 4];
+  const tpcheck::Evaluation got = tpcheck::evaluate_line(line, type);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
   if (!call) {
     if (got.ok) fail(line, "an invalid call was accepted, giving " + got.text);
+    const std::vector<std::string> words = words_of(line);
+    if (!words.empty()) {
+      const tpcheck::Evaluation single =
+          tpcheck::evaluate(words.front(), std::vector<std::string>(words.begin() + 1, words.end()), type);
+      if (single.ok || single.text != got.text) fail(line, "evaluate(OP, ARGS) gives " + single.text);
+    }
     return 0;
   }
-  if (!got.ok) fail(line, "a valid call was rejected: " + got.text);
-  const std::string truth = tpcheck::evaluate_big(call->op, call->args);
-  if (got.text != truth) fail(line, "gives " + got.text + " but the cpp_int model gives " + truth);
+  switch (type) {
+    case ModelType::Int16: check_in_type<std::int16_t>(line, *call, got, "int16"); break;
+    case ModelType::Int64: check_in_type<std::int64_t>(line, *call, got, "int64"); break;
+    // Auto and cpp_int hold every argument.
+    case ModelType::Auto:
+    case ModelType::CppInt: check_in_type<tpcheck::BigInt>(line, *call, got, "cpp_int"); break;
+  }
   return 0;
 }
