@@ -11,7 +11,7 @@
 //      must agree); an invalid one must be rejected with a usage error;
 //   4. the model type is picked by the line's length (mod 4): Auto (int64
 //      when every argument fits, cpp_int beyond), int16, int64 or cpp_int
-//      (`tpcheck eval --type`). A valid call in a type that does not hold
+//      (`tpcheck eval --model NAME`, NAME read by model_type_named). A valid call in a type that does not hold
 //      every argument must be rejected with a one-line "does not fit in
 //      <type>"; in int64 and cpp_int it must give the cpp_int model's outcome
 //      (in int64 also through evaluate_int64, conform's entry point); in
@@ -143,8 +143,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (line.find('\n') != std::string_view::npos) return 0;  // --batch splits lines first
   const std::optional<Call> call = valid_call(line);
   if (call && too_long(*call)) return 0;
+  // As `tpcheck eval --model NAME` reads NAME; no --model is Auto, which has no name.
+  static constexpr const char* kNames[] = {"auto", "int16", "int64", "cpp_int"};
   static constexpr ModelType kTypes[] = {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt};
-  const ModelType type = kTypes[size % 4];
+  const std::optional<ModelType> named = tpcheck::model_type_named(kNames[size % 4]);
+  if (named != (size % 4 == 0 ? std::nullopt : std::optional<ModelType>(kTypes[size % 4]))) {
+    fail(line, std::string("model_type_named misreads '") + kNames[size % 4] + "'");
+  }
+  const ModelType type = named.value_or(ModelType::Auto);
   const tpcheck::Evaluation got = tpcheck::evaluate_line(line, type);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
   if (!call) {
