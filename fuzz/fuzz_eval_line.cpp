@@ -54,16 +54,12 @@ struct Call {
 // The whitespace-separated words of a line, as std::isspace (C locale) splits them.
 std::vector<std::string> words_of(std::string_view line) {
   std::vector<std::string> words;
-  std::string word;
-  for (const char c : line) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!word.empty()) words.push_back(std::move(word));
-      word.clear();
-    } else {
-      word += c;
-    }
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  for (auto at = line.begin(); at != line.end();) {
+    const auto from = std::find_if_not(at, line.end(), space);
+    at = std::find_if(from, line.end(), space);
+    if (from != at) words.emplace_back(from, at);
   }
-  if (!word.empty()) words.push_back(std::move(word));
   return words;
 }
 
