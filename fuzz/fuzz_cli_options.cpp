@@ -42,11 +42,12 @@ bool plain_decimal(const std::string& text) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-bool is_argument(const std::vector<std::string>& args, const tpcheck::BigInt& value) {
-  return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
-    const auto v = tpcheck::parse_decimal(a);
-    return v && *v == value;
-  });
+// The arguments, each as tpcheck::parse_decimal reads it (once per input: the
+// checks below ask about every taken value).
+std::vector<std::optional<tpcheck::BigInt>> g_numbers;
+
+bool is_argument(const tpcheck::BigInt& value) {
+  return std::any_of(g_numbers.begin(), g_numbers.end(), [&](const auto& v) { return v && *v == value; });
 }
 
 bool has(const std::vector<std::string>& args, const char* flag) {
@@ -64,7 +65,7 @@ void check_verify_options(const std::vector<std::string>& args) {
   const auto check = [&](const char* name, std::int64_t value, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
     if (value == fallback) return;
     if (value < lo || value > hi) fail(args, std::string(name) + " = " + std::to_string(value) + " is out of bounds");
-    if (!is_argument(args, value)) {
+    if (!is_argument(value)) {
       fail(args, std::string(name) + " = " + std::to_string(value) + " is not one of the arguments");
     }
   };
@@ -89,7 +90,7 @@ void check_head_source(const std::vector<std::string>& args, const tpcheck::cli:
   if (h.model_config && std::find(args.begin(), args.end(), *h.model_config) == args.end()) {
     fail(args, "took --model-config '" + *h.model_config + "', which is not one of the arguments");
   }
-  if (heads && (!is_argument(args, h.kv_heads) || h.kv_heads < 1 || h.kv_heads > tpcheck::cli::kMaxOperatorSize)) {
+  if (heads && (!is_argument(h.kv_heads) || h.kv_heads < 1 || h.kv_heads > tpcheck::cli::kMaxOperatorSize)) {
     fail(args, "took " + h.kv_heads.str() + " heads, not an argument in bounds");
   }
 }
@@ -104,7 +105,7 @@ void check_matrix_options(const std::vector<std::string>& args) {
   if (o.help) return;
   check_head_source(args, o);
   if (o.max_tp < 1 || o.max_tp > tpcheck::cli::kMaxMatrixTp) fail(args, "--max-tp out of bounds");
-  if (o.max_tp != tpcheck::cli::MatrixOptions().max_tp && !is_argument(args, o.max_tp)) {
+  if (o.max_tp != tpcheck::cli::MatrixOptions().max_tp && !is_argument(o.max_tp)) {
     fail(args, "took --max-tp " + std::to_string(o.max_tp) + ", which is not one of the arguments");
   }
 }
@@ -120,16 +121,17 @@ void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::Si
   if (!has(args, "--prefill-tp") || !has(args, "--decode-tp")) fail(args, "accepted without both sizes");
   check_head_source(args, o);
   for (const tpcheck::BigInt* size : {&o.prefill_tp, &o.decode_tp}) {
-    if (!is_argument(args, *size)) fail(args, "took size " + size->str() + ", which is not one of the arguments");
+    if (!is_argument(*size)) fail(args, "took size " + size->str() + ", which is not one of the arguments");
     if (*size < 1 || *size > tpcheck::cli::kMaxOperatorSize) fail(args, "took size " + size->str() + " out of bounds");
   }
   for (const auto* optional : {&o.dp_size, &o.base_port, &o.prefill_hosts, &o.decode_hosts, &o.decode_rank,
                                &o.bytes_per_head}) {
-    if (*optional && !is_argument(args, **optional)) {
+    if (*optional && !is_argument(**optional)) {
       fail(args, "took " + (*optional)->str() + ", which is not one of the arguments");
     }
   }
-  if (o.max_gpus && (!is_argument(args, *o.max_gpus) || *o.max_gpus < 2 || *o.max_gpus > 2 * tpcheck::cli::kMaxOperatorSize)) {
+  if (o.max_gpus &&
+      (!is_argument(*o.max_gpus) || *o.max_gpus < 2 || *o.max_gpus > 2 * tpcheck::cli::kMaxOperatorSize)) {
     fail(args, "took --max-gpus " + std::to_string(*o.max_gpus) + ", not an argument in bounds");
   }
 }
@@ -137,16 +139,16 @@ void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::Si
 void check_parse_bounded(const std::vector<std::string>& args, std::int64_t lo, std::int64_t hi) {
   const std::string& text = args.front();
   const auto parsed = tpcheck::cli::parse_bounded("--flag", text, lo, hi);
-  const auto value = tpcheck::parse_decimal(text);
+  const auto& value = g_numbers.front();
   const bool should_accept = plain_decimal(text) && value && *value >= lo && *value <= hi;
-  const std::string bounds = " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  const auto bounds = [&] { return " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; };
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
-    if (should_accept) fail(args, "parse_bounded rejected a number" + bounds + ": " + *error);
+    if (should_accept) fail(args, "parse_bounded rejected a number" + bounds() + ": " + *error);
     return;
   }
   const std::int64_t got = std::get<std::int64_t>(parsed);
-  if (!should_accept) fail(args, "parse_bounded accepted '" + text + "'" + bounds + " as " + std::to_string(got));
+  if (!should_accept) fail(args, "parse_bounded accepted '" + text + "'" + bounds() + " as " + std::to_string(got));
   if (*value != got) fail(args, "parse_bounded read '" + text + "' as " + std::to_string(got));
 }
 
@@ -165,6 +167,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     args.push_back(text.substr(from, nl - from));
   }
   if (from < text.size() || args.empty()) args.push_back(text.substr(from));
+  g_numbers.clear();
+  for (const std::string& a : args) g_numbers.push_back(tpcheck::parse_decimal(a));
   check_verify_options(args);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Check);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);

@@ -13,14 +13,18 @@
 //      another frame, when its last byte has not arrived yet (a frame split
 //      across reads is read the same).
 #include <string>
+#include <string_view>
 
 #include "fuzz_check.hpp"
 #include "tpcheck/conform/protocol.hpp"
 
 namespace {
 
-void check(bool holds, const std::string& what) {
-  tpcheck::fuzz::require(holds ? tpcheck::fuzz::Violation{} : tpcheck::fuzz::Violation{what}, "conform protocol");
+// `what` says what went wrong; it is only called then, so no text is built
+// for an input that passes.
+template <class What>
+void check(bool holds, const What& what) {
+  if (!holds) tpcheck::fuzz::require(tpcheck::fuzz::Violation{what()}, "conform protocol");
 }
 
 bool same(const tpcheck::conform::Frame& a, const tpcheck::conform::Frame& b) {
@@ -32,22 +36,24 @@ bool same(const tpcheck::conform::Frame& a, const tpcheck::conform::Frame& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tpcheck::conform;
-  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
 
   const auto round = unescape(escape(bytes));
-  check(round && *round == bytes, "unescape(escape(x)) != x for '" + bytes + "'");
+  check(round && *round == bytes, [&] { return "unescape(escape(x)) != x for '" + std::string(bytes) + "'"; });
 
   const FrameParse parsed = parse_frame(bytes);
   if (parsed.status != FrameParse::Status::Parsed) return 0;
-  check(parsed.consumed > 0 && parsed.consumed <= bytes.size(), "a frame consumed " + std::to_string(parsed.consumed) +
-                                                                    " of " + std::to_string(bytes.size()) + " bytes");
+  check(parsed.consumed > 0 && parsed.consumed <= bytes.size(), [&] {
+    return "a frame consumed " + std::to_string(parsed.consumed) + " of " + std::to_string(bytes.size()) + " bytes";
+  });
+  const auto frame = [&] { return std::string(bytes.substr(0, parsed.consumed)); };
   const std::string again = encode_frame(parsed.frame);
   const FrameParse reparsed = parse_frame(again);
   check(reparsed.status == FrameParse::Status::Parsed && reparsed.consumed == again.size() &&
             same(reparsed.frame, parsed.frame),
-        "frame '" + bytes.substr(0, parsed.consumed) + "' does not survive being written back as '" + again + "'");
-  const FrameParse cut = parse_frame(std::string_view(bytes).substr(0, parsed.consumed - 1));
+        [&] { return "frame '" + frame() + "' does not survive being written back as '" + again + "'"; });
+  const FrameParse cut = parse_frame(bytes.substr(0, parsed.consumed - 1));
   check(cut.status == FrameParse::Status::Incomplete,
-        "frame '" + bytes.substr(0, parsed.consumed) + "' without its last byte is not incomplete");
+        [&] { return "frame '" + frame() + "' without its last byte is not incomplete"; });
   return 0;
 }

@@ -55,9 +55,25 @@ def integer(name, v):
     return Field(name, v, _field(*_integer_mode(v)))
 
 
+# fuzz_eval_line picks the model type by the line's length mod 4.
+EVAL_TYPES = ("auto", "int16", "int64", "cpp_int")
+
+
+def in_type(line, model_type):
+    """line, padded with trailing spaces so that fuzz_eval_line runs it in model_type."""
+    return line + " " * ((EVAL_TYPES.index(model_type) - len(line)) % 4)
+
+
 def eval_line_seeds():
     big = "9" * 40
     return {
+        "head_compatible_true": in_type("head_compatible 4 8", "auto"),
+        "head_compatible_false": in_type("head_compatible 3 8", "cpp_int"),
+        "int16_fits": in_type("plan 1 4 6 8 0", "int16"),
+        "int16_does_not_fit": in_type("remote_rank 5 8 40000", "int16"),
+        "int64_fits": in_type("window 1 2 8", "int64"),
+        "int64_does_not_fit": in_type("tp_ratio 1 " + big, "int64"),
+        "cpp_int_beyond_64": in_type("general_rank 3 " + big + " 7", "cpp_int"),
         "remote_rank": "remote_rank 5 8 4",
         "remote_rank_error": "remote_rank 0 4 6",
         "window": "window 0 2 4",

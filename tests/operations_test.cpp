@@ -250,6 +250,10 @@ TEST(Operations, EvaluateLineSplitsOnWhitespace) {
   EXPECT_EQ(run_line("remote_rank 5 8 4"), "2");
   EXPECT_EQ(run_line("  remote_rank\t5   8 4  "), "2");
   EXPECT_EQ(run_line("remote_rank 5 8 4\r"), "2");  // a CRLF line
+  // Every separator of `istream >> word` in the C locale, and nothing else:
+  // a non-breaking space (0xA0) is part of a word.
+  EXPECT_EQ(run_line("\vremote_rank\f5\n8\r\t4 "), "2");
+  EXPECT_EQ(run_line("remote_rank 5 8\xa0" "4"), "usage: usage: remote_rank r L R (3 arguments, got 2)");
   EXPECT_EQ(run_line("tp_ratio 4 6"), "AssertionError: Remote tensor parallel size 6 is not divisible by local tensor parallel size 4.");
 }
 

@@ -3,6 +3,7 @@
 // narrowing cpp_int to int64.
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "model_test_support.hpp"
 #include "tpcheck/outcome.hpp"
@@ -169,6 +170,32 @@ TEST(ParseDecimal, AtMost4300DigitsLikePython) {
 TEST(ParseDecimal, LeadingZerosCountTowardsPythonsDigitLimit) {
   EXPECT_EQ(parsed(std::string(4299, '0') + "7"), "7");
   EXPECT_EQ(parsed(std::string(5000, '0') + "7"), "<rejected>");
+}
+
+// decimal(cpp_int) has its own conversion (nine digits per pass, not Boost's
+// str()); Boost's str() is the independent reading. Every block boundary:
+// 10^k and its neighbours, powers of two past each limb, both signs, up to
+// the 4300 digits Python prints.
+TEST(DecimalOfCppInt, MatchesBoostOnEveryBlockAndLimbBoundary) {
+  std::vector<BigInt> values;
+  BigInt ten = 1;
+  for (int k = 0; k <= 4300; ++k, ten *= 10) {
+    if (k < 80 || k % 97 == 0 || k >= 4290) {
+      for (int delta = -1; delta <= 1; ++delta) values.push_back(ten + delta);
+    }
+  }
+  for (unsigned bits : {31u, 32u, 33u, 63u, 64u, 65u, 95u, 96u, 127u, 128u, 129u, 1000u, 14283u}) {
+    for (int delta = -1; delta <= 1; ++delta) values.push_back(pow2(bits) + delta);
+  }
+  std::size_t beyond_int64 = 0;
+  for (const BigInt& v : values) {
+    for (const BigInt& signed_v : {v, BigInt(-v)}) {
+      EXPECT_EQ(decimal(signed_v), signed_v.str());
+      beyond_int64 += narrow(signed_v) ? 0 : 1;
+    }
+  }
+  EXPECT_GT(beyond_int64, values.size());  // the conversion itself, not only int64's fast path
+  EXPECT_EQ(decimal(BigInt(std::string(4300, '7'))), std::string(4300, '7'));
 }
 
 // --- narrow: cpp_int to int64 when it fits -------------------------------------

@@ -1,11 +1,10 @@
-// The child's frames (strict, allocation-bounded, never throwing) and the
-// requests tpcheck sends.
+// The child's frames (strict, allocation-bounded, never throwing). The
+// requests tpcheck sends are in requests.cpp.
 #include "tpcheck/conform/protocol.hpp"
 
 #include <charconv>
 #include <cstring>
 
-#include "tpcheck/json.hpp"
 #include "tpcheck/pyint.hpp"
 
 namespace tpcheck::conform {
@@ -265,40 +264,40 @@ bool read_exceptions(std::string_view body, std::vector<OutcomeText>& texts) {
 
 }  // namespace
 
+// Both copy the runs between special characters whole: a child's text is
+// mostly plain, and appending a character at a time was the largest single
+// cost of fuzz_conform_protocol (perf).
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out += c;
-    }
+  std::size_t from = 0;
+  for (std::size_t at = text.find_first_of("\\\n\r"); at != std::string_view::npos;
+       at = text.find_first_of("\\\n\r", from)) {
+    out.append(text.substr(from, at - from));
+    out += text[at] == '\\' ? "\\\\" : text[at] == '\n' ? "\\n" : "\\r";
+    from = at + 1;
   }
+  out.append(text.substr(from));
   return out;
 }
 
 std::optional<std::string> unescape(std::string_view text) {
+  if (text.find('\n') != std::string_view::npos) return std::nullopt;  // raw or escaped, never in a field
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\') {
-      if (text[i] == '\n') return std::nullopt;
-      out += text[i];
-      continue;
-    }
-    if (++i == text.size()) return std::nullopt;
-    switch (text[i]) {
+  std::size_t from = 0;
+  for (std::size_t at = text.find('\\'); at != std::string_view::npos; at = text.find('\\', from)) {
+    out.append(text.substr(from, at - from));
+    if (at + 1 == text.size()) return std::nullopt;
+    switch (text[at + 1]) {
       case '\\': out += '\\'; break;
       case 'n': out += '\n'; break;
       case 'r': out += '\r'; break;
       default: return std::nullopt;
     }
+    from = at + 2;
   }
+  out.append(text.substr(from));
   return out;
 }
 
@@ -393,57 +392,6 @@ std::string encode_frame(const Frame& f) {
     }
   }
   return "";
-}
-
-namespace {
-
-std::string json_strings(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + json_string(items[i]);
-  return out + "]";
-}
-
-std::string binding_json(const Binding& b) {
-  const CallShape& c = b.call;
-  std::string out = "{\"name\": " + json_string(b.name) + ", \"params\": " + json_strings(b.param_names()) +
-                    ", \"functions\": " + json_strings(c.functions) + ", \"classes\": " + json_strings(c.classes) +
-                    ", \"methods\": " + json_strings(c.methods) +
-                    ", \"instance_argument\": " + json_string(c.instance_argument) +
-                    ", \"positional\": " + (c.positional ? "true" : "false") + ", \"render\": " + json_string(c.render) +
-                    ", \"attributes\": [";
-  for (std::size_t i = 0; i < c.attributes.size(); ++i) {
-    const Attribute& a = c.attributes[i];
-    out += std::string(i ? ", " : "") + "{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +
-           ", \"if_plain\": " + (a.if_plain ? "true" : "false") + ", \"fallback\": [";
-    for (std::size_t k = 0; k < a.fallback.size(); ++k) {
-      out += std::string(k ? ", " : "") + "[" + json_string(a.fallback[k].first) + ", " +
-             json_string(a.fallback[k].second) + "]";
-    }
-    out += "]}";
-  }
-  out += "], \"args\": [";
-  for (std::size_t i = 0; i < c.args.size(); ++i) {
-    const CallArg& a = c.args[i];
-    out += std::string(i ? ", " : "") + "{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +
-           ", \"optional\": " + (a.optional ? "true" : "false") + ", \"when\": " + json_string(a.when) + "}";
-  }
-  return out + "]}";
-}
-
-}  // namespace
-
-std::string load_request(const std::string& mode, const std::vector<std::string>& files,
-                         const std::vector<Binding>& bindings) {
-  std::string out = "{\"op\": \"load\", \"mode\": " + json_string(mode) + ", \"files\": " + json_strings(files) +
-                    ", \"bindings\": [";
-  for (std::size_t i = 0; i < bindings.size(); ++i) out += (i ? ", " : "") + binding_json(bindings[i]);
-  return out + "]}\n";
-}
-
-std::string run_request(std::size_t binding, const std::string& grid_json, std::uint64_t from,
-                        std::uint64_t careful_until) {
-  return "{\"op\": \"run\", \"binding\": " + std::to_string(binding) + ", \"from\": " + std::to_string(from) +
-         ", \"careful_until\": " + std::to_string(careful_until) + ", \"grid\": " + grid_json + "}\n";
 }
 
 }  // namespace tpcheck::conform

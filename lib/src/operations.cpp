@@ -1,9 +1,9 @@
 // The name -> model function table: every model operation, declared once.
 #include "tpcheck/operations.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
-#include <sstream>
 
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/model.hpp"
@@ -258,13 +258,28 @@ std::variant<Call, std::string> parse_call(std::string_view name, const std::vec
   return call;
 }
 
+namespace {
+
+// The separators of `std::istream >> word` in the C locale, which --batch
+// lines were first read with. The line is cut with find_first_(not_)of, not
+// a stream: building a stream and its locale for every line cost more than
+// evaluating most calls.
+constexpr std::string_view kSeparators = " \t\n\v\f\r";
+
+}  // namespace
+
 std::variant<Call, std::string> parse_call_line(std::string_view line) {
-  std::istringstream in{std::string(line)};
-  std::string name;
-  std::vector<std::string> args;
-  if (!(in >> name)) return std::string("empty line: expected OP ARGS...");
-  for (std::string word; in >> word;) args.push_back(word);
-  return parse_call(name, args);
+  std::vector<std::string> words;
+  for (std::size_t from = line.find_first_not_of(kSeparators); from != std::string_view::npos;
+       from = line.find_first_not_of(kSeparators, from)) {
+    const std::size_t end = std::min(line.find_first_of(kSeparators, from), line.size());
+    words.emplace_back(line.substr(from, end - from));
+    from = end;
+  }
+  if (words.empty()) return std::string("empty line: expected OP ARGS...");
+  const std::string name = std::move(words.front());
+  words.erase(words.begin());
+  return parse_call(name, words);
 }
 
 namespace {
@@ -302,8 +317,12 @@ Evaluation run(const std::variant<Call, std::string>& parsed, ModelType type) {
     case ModelType::CppInt: return run_in<BigInt>(call);
     case ModelType::Auto: break;
   }
-  const Evaluation small = run_in<std::int64_t>(call);
-  return small.ok ? small : run_in<BigInt>(call);
+  // Decide by value, not by trying int64 first: the "does not fit" text that
+  // attempt would build renders a number of up to kMaxDecimalDigits digits,
+  // only to be thrown away.
+  const bool fits = std::all_of(call.args.begin(), call.args.end(),
+                                [](const BigInt& a) { return narrow_to<std::int64_t>(a).has_value(); });
+  return fits ? run_in<std::int64_t>(call) : run_in<BigInt>(call);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "tpcheck/outcome.hpp"
 
@@ -34,7 +35,41 @@ std::string decimal(__int128 v) {
   return digits;
 }
 
-std::string decimal(const BigInt& v) { return v.str(); }
+std::string decimal(const BigInt& v) {
+  if (const auto small = narrow(v)) return std::to_string(*small);
+  // Boost's str() copies the number twice and runs its general division for
+  // every 19 digits; a number of kMaxDecimalDigits digits took milliseconds.
+  // Here the magnitude, as 32-bit words, is divided in place by 10^9 (a
+  // division by a constant: a multiply), nine digits at a time.
+  constexpr std::uint32_t kBlock = 1'000'000'000;
+  static_assert(sizeof(boost::multiprecision::limb_type) == 8, "the words below split 64-bit limbs");
+  const auto& backend = v.backend();
+  std::vector<std::uint32_t> words;
+  words.reserve(2 * backend.size());
+  for (std::size_t i = 0; i < backend.size(); ++i) {
+    const std::uint64_t limb = backend.limbs()[i];
+    words.push_back(static_cast<std::uint32_t>(limb));
+    words.push_back(static_cast<std::uint32_t>(limb >> 32));
+  }
+  std::string reversed;
+  reversed.reserve(10 * words.size() + 1);
+  while (!words.empty()) {
+    std::uint64_t rest = 0;
+    for (std::size_t i = words.size(); i-- > 0;) {
+      const std::uint64_t current = rest << 32 | words[i];
+      words[i] = static_cast<std::uint32_t>(current / kBlock);
+      rest = current % kBlock;
+    }
+    while (!words.empty() && words.back() == 0) words.pop_back();
+    // Nine digits, or only the significant ones of the leading block.
+    for (int k = 0; k < 9 && (rest != 0 || !words.empty()); ++k) {
+      reversed.push_back(static_cast<char>('0' + rest % 10));
+      rest /= 10;
+    }
+  }
+  if (v < 0) reversed.push_back('-');
+  return {reversed.rbegin(), reversed.rend()};
+}
 
 std::optional<BigInt> parse_decimal(const std::string& text) {
   std::size_t i = 0;
@@ -48,8 +83,16 @@ std::optional<BigInt> parse_decimal(const std::string& text) {
   if (text.size() - i > kMaxDecimalDigits) return std::nullopt;
   // Boost reads a leading 0 as octal; Python reads decimal.
   while (i + 1 < text.size() && text[i] == '0') ++i;
+  const bool negative = text[0] == '-';
+  if (text.size() - i <= 18) {
+    // Fits in int64 (18 digits < 2^63): no cpp_int string parse, which costs
+    // more than the call most lines make.
+    std::int64_t small = 0;
+    for (std::size_t k = i; k < text.size(); ++k) small = small * 10 + (text[k] - '0');
+    return BigInt(negative ? -small : small);
+  }
   BigInt value(text.substr(i));
-  return text[0] == '-' ? BigInt(-value) : value;
+  return negative ? BigInt(-value) : value;
 }
 
 std::optional<std::int64_t> narrow(const BigInt& v) {
