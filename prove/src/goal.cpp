@@ -13,7 +13,7 @@ z3::expr Goals::flag(const char* name) {
 }
 
 Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
-  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, inputs_, std::move(calls)});
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, {}, {}, inputs_, std::move(calls)});
   return goals_.back();
 }
 
@@ -22,14 +22,26 @@ z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& 
   return z3::implies(domain, holds);
 }
 
+z3::expr Law::at(const std::vector<z3::expr>& terms) const {
+  z3::context& c = premise.ctx();
+  z3::expr_vector from(c), to(c);
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    from.push_back(vars[i]);
+    to.push_back(terms[i]);
+  }
+  return z3::implies(premise, conclusion).substitute(from, to);
+}
+
 void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {
   const z3::expr q = floor_div(num, den);
+  goal.definitions.push_back(goal.lemmas.size());
   goal.lemmas.push_back(den * q <= num && num < den * q + den);
   goal.abstracted.push_back(q);
 }
 
 void abstract_remainder(Goal& goal, const z3::expr& num, const z3::expr& den) {
   const z3::expr q = floor_div(num, den), m = floor_mod(num, den);
+  goal.definitions.push_back(goal.lemmas.size());
   goal.lemmas.push_back(num == den * q + m && 0 <= m && m < den);
   goal.abstracted.push_back(q);
   goal.abstracted.push_back(m);

@@ -16,6 +16,22 @@ enum class DecodeSide { Splits, Replicates };
 constexpr DecodeSide kDecodeSides[] = {DecodeSide::Splits, DecodeSide::Replicates};
 std::string where(DecodeSide side) { return side == DecodeSide::Splits ? ", D <= H" : ", D > H"; }
 
+// floor(x * H / P) (a rank's first head, the anchor) without the plan's
+// terms around it: x * m when H == m * P (the prefill side splits) ...
+Law multiple_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), P = c.int_const("law.P"), m = c.int_const("law.m"), H = c.int_const("law.H");
+  return {"floor(x * H / P) == x * m where H == m * P, P >= 1", {x, P, m, H}, P >= 1 && H == m * P,
+          floor_div(x * H, P) == x * m};
+}
+
+// ... and y when P == k * H (it replicates) and k * y <= x < k * y + k (y is x // k).
+Law fraction_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), H = c.int_const("law.H"), k = c.int_const("law.k"),
+                 P = c.int_const("law.P"), y = c.int_const("law.y");
+  return {"floor(x * H / P) == y where P == k * H, k * y <= x < k * y + k, H, k >= 1", {x, H, k, P, y},
+          H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
+}
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -64,18 +80,19 @@ struct PlanSetting {
   z3::expr g_bool(bool v) const { return P.ctx().bool_val(v); }
 
   // Appends lemmas that pin the first head of prefill rank x, floor(x * H / P)
-  // (the encoding's heads), without a division Z3 must reason about:
-  // x * (H/P) when the prefill side splits, y = x // (P/H) when it replicates
-  // (y becomes a constant bound by its definition).
+  // (the encoding's heads), by the laws above, without a division Z3 must
+  // reason about: x * (H/P) when the prefill side splits, y = x // (P/H) when
+  // it replicates (y becomes a constant bound by its definition).
   void page_start(Goal& goal, const z3::expr& x, PrefillSide side) const {
     const z3::expr first = floor_div(x * heads_total, P);
     if (side == PrefillSide::Splits) {
-      goal.lemmas.insert(goal.lemmas.end(), {x * heads_total == x * per_rank * P, first == x * per_rank});
+      goal.use(multiple_law(P.ctx()), {x, P, per_rank, heads_total});
+      goal.lemmas.push_back(first == x * per_rank);
       return;
     }
     const z3::expr y = floor_div(x, replicas);
-    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas,
-                                           P * y <= x * heads_total && x * heads_total < P * y + P, first == y});
+    goal.use(fraction_law(P.ctx()), {x, heads_total, replicas, P, y});
+    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas, first == y});
     goal.abstracted.push_back(y);
   }
   z3::expr ctx_true() const { return g_bool(true); }
@@ -217,6 +234,7 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       } else {
         // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
         goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+        goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
         goal.lemmas.push_back(s.anchor == source);
         abstract_quotient(goal, source, s.replicas);
         goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
@@ -269,6 +287,7 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         on_sides(goal, side, decode_side, lemmas);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(false));
         abstract_quotient(goal, s.P, s.D);
+        goal.use(multiple_law(e.ctx()), {s.d, s.D, width, s.P});  // the anchor, d * (P/D)
       };
       z3::expr all_sizes = e.ctx().bool_val(true);
       for (const z3::expr& f : sizes) all_sizes = all_sizes && f;
@@ -373,6 +392,7 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
           abstract_quotient(goal, s.D, s.P);
           abstract_quotient(goal, s.d, per_source);
           goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+          goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
           goal.lemmas.push_back(s.anchor == source);
           abstract_quotient(goal, source, s.replicas);
           goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));

@@ -133,27 +133,41 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   // unless that settled it, as stated: only that can give a counterexample.
   const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
   const bool trace = std::getenv("TPCHECK_PROVE_TRACE") != nullptr;  // where a goal spends its time
-  const auto settle = [&](const z3::expr& negated) {
+  const auto settle = [&](const z3::expr& negated, bool as_stated_only) {
     const double t0 = thread_cpu_seconds();
-    CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
+    const bool abstract_first = simplified && !as_stated_only;
+    CheckResult r = check(c, abstract_first ? simplified_check(c, goal, negated) : negated, left());
     const double t1 = thread_cpu_seconds();
-    if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
+    if (r.answer != z3::unsat && abstract_first) r = check(c, negated, left());
     if (trace) {
       std::fprintf(stderr, "  [%s] simplified %.2f s%s, as stated %.2f s\n", goal.claim.substr(0, 50).c_str(), t1 - t0,
                    r.answer == z3::unsat ? "" : " (not settled)", thread_cpu_seconds() - t1);
     }
     return r;
   };
+  // The laws first, each on its own (over its own integers): then their
+  // instances at the goal's terms are facts like the given ones.
+  std::vector<z3::expr> facts = goal.given;
+  std::vector<std::string> laws_proved;
+  for (const auto& [law, terms] : goal.laws) {
+    facts.push_back(law.at(terms));
+    if (std::find(laws_proved.begin(), laws_proved.end(), law.claim) != laws_proved.end()) continue;
+    const CheckResult holds = check(c, law.premise && !law.conclusion, left());
+    if (holds.answer == z3::sat) return finish(Verdict::Refuted, "the law " + law.claim + " fails");
+    if (holds.answer == z3::unknown) return finish(Verdict::Unknown, "the law " + law.claim + ": " + holds.reason);
+    laws_proved.push_back(law.claim);
+  }
   for (const auto& [from, to] : goal.rewrites) {
     const CheckResult equal = check(c, goal.domain && from != to, left());
     if (equal.answer != z3::unsat) {
       return finish(Verdict::Unknown, "a rewrite was not shown to hold");
     }
   }
-  const z3::expr given = conjunction(c, goal.given);
+  const z3::expr given = conjunction(c, facts);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
-    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
+    const bool definition = std::find(goal.definitions.begin(), goal.definitions.end(), i) != goal.definitions.end();
+    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i], definition);
     const std::string which = "lemma " + std::to_string(i + 1) + " of " + std::to_string(goal.lemmas.size());
     if (lemma.answer == z3::sat) {
       result.counterexample = counterexample(enc, goal, *lemma.model);
@@ -161,7 +175,7 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
     }
     if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
   }
-  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds);
+  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds, false);
   if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
   if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
   result.counterexample = counterexample(enc, goal, *main.model);
