@@ -392,7 +392,6 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
           abstract_quotient(goal, s.D, s.P);
           abstract_quotient(goal, s.d, per_source);
           goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
-          goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
           goal.lemmas.push_back(s.anchor == source);
           abstract_quotient(goal, source, s.replicas);
           goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));

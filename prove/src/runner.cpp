@@ -133,12 +133,11 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   // unless that settled it, as stated: only that can give a counterexample.
   const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
   const bool trace = std::getenv("TPCHECK_PROVE_TRACE") != nullptr;  // where a goal spends its time
-  const auto settle = [&](const z3::expr& negated, bool as_stated_only) {
+  const auto settle = [&](const z3::expr& negated) {
     const double t0 = thread_cpu_seconds();
-    const bool abstract_first = simplified && !as_stated_only;
-    CheckResult r = check(c, abstract_first ? simplified_check(c, goal, negated) : negated, left());
+    CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
     const double t1 = thread_cpu_seconds();
-    if (r.answer != z3::unsat && abstract_first) r = check(c, negated, left());
+    if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
     if (trace) {
       std::fprintf(stderr, "  [%s] simplified %.2f s%s, as stated %.2f s\n", goal.claim.substr(0, 50).c_str(), t1 - t0,
                    r.answer == z3::unsat ? "" : " (not settled)", thread_cpu_seconds() - t1);
@@ -166,8 +165,7 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   const z3::expr given = conjunction(c, facts);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
-    const bool definition = std::find(goal.definitions.begin(), goal.definitions.end(), i) != goal.definitions.end();
-    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i], definition);
+    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
     const std::string which = "lemma " + std::to_string(i + 1) + " of " + std::to_string(goal.lemmas.size());
     if (lemma.answer == z3::sat) {
       result.counterexample = counterexample(enc, goal, *lemma.model);
@@ -175,7 +173,7 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
     }
     if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
   }
-  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds, false);
+  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds);
   if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
   if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
   result.counterexample = counterexample(enc, goal, *main.model);

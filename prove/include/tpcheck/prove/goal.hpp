@@ -32,6 +32,12 @@ struct Law {
   z3::expr at(const std::vector<z3::expr>& terms) const;  // premise implies conclusion, vars := terms
 };
 
+// x // b == y wherever b >= 1 and b * y <= x < b * y + b: the one quotient.
+Law quotient_law(z3::context& c);
+
+// b * (x // b) == x wherever b >= 1 and x % b == 0: a divisibility as a product.
+Law divides_law(z3::context& c);
+
 // `holds` for every value of the inputs (the constants in the terms) that
 // satisfies `domain`. Z3 proves it by finding `domain and not holds`
 // unsatisfiable; a model of it is a counterexample.
@@ -42,10 +48,6 @@ struct Goal {
   // Facts proved from the domain first, in order, then assumed by the claim's
   // check: they help Z3 along non-linear steps without changing what is proved.
   std::vector<z3::expr> lemmas;
-  // Which lemmas define an abstracted quotient (abstract_quotient): with the
-  // quotient a free constant they cannot hold, so they are checked as stated
-  // only (Z3 could spend seconds finding that out).
-  std::vector<std::size_t> definitions;
   // Facts that earlier goals of the same invariant prove (each as "their
   // domain implies their claim"), assumed here without proof: the invariant
   // counts as proved only when every one of its goals is.
