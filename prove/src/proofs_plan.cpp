@@ -287,7 +287,14 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         on_sides(goal, side, decode_side, lemmas);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(false));
         abstract_quotient(goal, s.P, s.D);
+        goal.use(divides_law(e.ctx()), {s.P, s.D});               // P == (P/D) * D
         goal.use(multiple_law(e.ctx()), {s.d, s.D, width, s.P});  // the anchor, d * (P/D)
+        if (side == PrefillSide::Splits) {
+          // d's first and last head lie in the pages of d * (P/D) and d * (P/D) + P/D - 1.
+          goal.use(multiple_law(e.ctx()), {s.d, s.D, s.per_decode_rank, s.heads_total});
+          goal.use(quotient_law(e.ctx()), {s.own[0], s.per_rank, s.d * width});
+          goal.use(quotient_law(e.ctx()), {s.own[1] - 1, s.per_rank, s.d * width + width - 1});
+        }
       };
       z3::expr all_sizes = e.ctx().bool_val(true);
       for (const z3::expr& f : sizes) all_sizes = all_sizes && f;
@@ -298,13 +305,18 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       const z3::expr sized = z3::implies(narrow, all_sizes);
       // `more` are the goal's own lemmas, `pages` the prefill ranks whose first head it needs.
       const auto goal = [&](std::string claim, const z3::expr& goal_domain, const z3::expr& holds,
-                            const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) {
+                            const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) -> Goal& {
         Goal& g_ = g.add("D < P: " + claim + where(side) + where(decode_side), goal_domain, holds, calls);
         focus(g_, {});
         if (split) abstract_quotient(g_, s.own[0], s.per_rank);  // the first source, d * (P/D)
         for (const z3::expr& x : pages) s.page_start(g_, x, side);
         g_.lemmas.insert(g_.lemmas.end(), more.begin(), more.end());
         g_.given.push_back(sized);
+        return g_;
+      };
+      // x // (P/H) == y, for the ranks x of head y's replicas the goals look at.
+      const auto head_of = [&](Goal& g_, const std::vector<std::pair<z3::expr, z3::expr>>& rank_head) {
+        for (const auto& [x, y] : rank_head) g_.use(quotient_law(e.ctx()), {x, s.replicas, y});
       };
       const z3::expr copy_j = narrow && 0 <= j && j < s.count, pair_j = narrow && 0 <= j && j + 1 < s.count;
       const z3::expr after_last = narrow && last[0] < q && q < window.value[1];
@@ -323,18 +335,23 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       } else if (decode_split) {
         // The source of d's head h is h * (P/H), the first of its holders.
         const z3::expr h = s.own[0] + j;
-        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
-             {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h, floor_div(a[0] - 1, s.replicas) == h - 1},
-             {a[0], a[0] - 1});
+        head_of(goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
+                     {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h,
+                      floor_div(a[0] - 1, s.replicas) == h - 1},
+                     {a[0], a[0] - 1}),
+                {{a[0], h}, {a[0] - 1, h - 1}});
         goal("sources increase" , pair_j, a[0] < next[0], {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas});
-        goal("no rank between two neighbouring sources starts a head range", pair_j && between, !starts_range(q),
-             {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
-              floor_div(q - 1, s.replicas) == h},
-             {q, q - 1});
-        goal(none_after, after_last, !starts_range(q),
-             {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
-              floor_div(q - 1, s.replicas) == s.own[1] - 1},
-             {q, q - 1});
+        head_of(goal("no rank between two neighbouring sources starts a head range", pair_j && between,
+                     !starts_range(q),
+                     {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
+                      floor_div(q - 1, s.replicas) == h},
+                     {q, q - 1}),
+                {{q, h}, {q - 1, h}});
+        head_of(goal(none_after, after_last, !starts_range(q),
+                     {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
+                      floor_div(q - 1, s.replicas) == s.own[1] - 1},
+                     {q, q - 1}),
+                {{q, s.own[1] - 1}, {q - 1, s.own[1] - 1}});
       } else {
         // Both replicate: the whole window holds d's one head; the anchor is its first rank.
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
