@@ -135,6 +135,13 @@ struct PlanSetting {
   }
 };
 
+// MoRIIO's single whole-page copy succeeds and is the general plan, one copy.
+z3::expr single_source_agrees(const Encoding& e, const PlanSetting& s) {
+  const OperationTerm single = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla);
+  const auto one = single.element(e.num(0)), first = s.copy(e.num(0));
+  return single.outcome.ok && s.count == 1 && one[0] == first[0] && one[1] == first[1] && one[2] == first[2];
+}
+
 }  // namespace
 
 std::vector<Goal> plan_partitions_the_decode_ranks_heads(const Encoding& e) {
@@ -365,20 +372,18 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
   return g.take();
 }
 
-std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
-  Goals g(e);
+z3::expr single_source_cases(Goals& g) {
+  const Encoding& e = g.enc();
   const PlanSetting s(g);
-  const OperationTerm single = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla);
-  const auto one = single.element(e.num(0)), first = s.copy(e.num(0));
-  const z3::expr agrees = single.outcome.ok && s.count == 1 && one[0] == first[0] && one[1] == first[1] && one[2] == first[2];
+  const z3::expr agrees = single_source_agrees(e, s);
   const z3::expr guard_accepts = e.kv_heads_guard(s.D, s.P, s.H, s.mla).ok;  // decode is the local side
   const z3::expr divisible = e.remote_rank(s.d, s.D, s.P).ok;
   const std::vector<ShownCall> calls = {s.plan_call(), {"single_source_plan", {s.d, s.P, s.D, s.H, s.mla}},
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
   const std::string claim =
       "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
-  g.add(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
-        agrees == (guard_accepts && divisible), calls);
+  z3::expr cases = g.fact(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
+                          agrees == (guard_accepts && divisible), calls);
   // P > H: case by case, the decode side split or replicated and either side
   // larger, with the shapes of both sides given and the quotients abstracted.
   const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
@@ -400,6 +405,7 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
                                (decode_larger ? s.D >= s.P : s.D < s.P) &&
                                (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
                            agrees == (guard_accepts && divisible), calls);
+        cases = cases && z3::implies(goal.domain, goal.holds);
         s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
         if (!decode_larger) {
@@ -417,7 +423,16 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
       }
     }
   }
+  return cases;
+}
+
+std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
+  Goals g(e);
+  single_source_cases(g);
+  const PlanSetting s(g);
+  const auto one = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla).element(e.num(0));
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);
+  const z3::expr agrees = single_source_agrees(e, s);
   g.add("where it is, the single source holds exactly the decode rank's heads", s.loadable && agrees,
         source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
         {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});
