@@ -82,13 +82,12 @@ TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,
             return loadable(P, D, H, mla != 0) && divisible_pair(P, D) && nixl_refuses_unread_replicas(P, D, H, mla != 0);
           }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&) { return mla != 0; })),
-    min_non_vacuous(1.0).size_cap(kWalkedSizeCap).proof(Proof::stated("its four goals on which connector "
-        "accepts what are proved for all integers P, D, H, mla (general == loadable; moriio => mooncake; nixl == "
-        "mooncake minus not mla and P > D and P > H; nixl or mooncake => loadable), but not, within 120 s, the "
-        "two per-rank goals where moriio accepts: every decode rank's single whole-page copy is its general plan "
-        "(SingleSourceHoldsExactlyTheDecodeRanksHeads proves it case by case; its cases are not restated here "
-        "yet), and every prefill rank's single_readers equals its readers (run it with --pending); the sweep and "
-        "the properties test them")),
+    min_non_vacuous(1.0).size_cap(kWalkedSizeCap).proof(Proof::by_z3("all integers P, D, H, mla for which "
+        "connector accepts what (general == loadable; moriio => mooncake; nixl == mooncake minus not mla and "
+        "P > D and P > H; nixl or mooncake => loadable); where moriio accepts, every decode rank 0 <= d < D (its "
+        "single whole-page copy is its general plan, by SingleSourceHoldsExactlyTheDecodeRanksHeads's cases, "
+        "proved again here) and every prefill rank 0 <= p < P (single_readers == readers, case by case: P == D "
+        "<= H, P == D > H, D > P, D < P with D <= H or D > H)")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H) { return accepted_sizing_is_served_correctly(P, D, H, mla != 0); });
 
 #define TPCHECK_DEPLOYMENT_INVARIANTS(Int) \

@@ -13,13 +13,35 @@ z3::expr Goals::flag(const char* name) {
 }
 
 Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
-  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, inputs_, std::move(calls)});
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, {}, inputs_, std::move(calls)});
   return goals_.back();
 }
 
 z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
   add(std::move(claim), domain, holds, std::move(calls));
   return z3::implies(domain, holds);
+}
+
+z3::expr Law::at(const std::vector<z3::expr>& terms) const {
+  z3::context& c = premise.ctx();
+  z3::expr_vector from(c), to(c);
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    from.push_back(vars[i]);
+    to.push_back(terms[i]);
+  }
+  return z3::implies(premise, conclusion).substitute(from, to);
+}
+
+Law quotient_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b"), y = c.int_const("law.y");
+  return {"x // b == y where b >= 1, b * y <= x < b * y + b", {x, b, y}, b >= 1 && b * y <= x && x < b * y + b,
+          floor_div(x, b) == y};
+}
+
+Law divides_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b");
+  return {"b * (x // b) == x where b >= 1, x % b == 0", {x, b}, b >= 1 && floor_mod(x, b) == 0,
+          b * floor_div(x, b) == x};
 }
 
 void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {

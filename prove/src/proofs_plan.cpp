@@ -16,6 +16,22 @@ enum class DecodeSide { Splits, Replicates };
 constexpr DecodeSide kDecodeSides[] = {DecodeSide::Splits, DecodeSide::Replicates};
 std::string where(DecodeSide side) { return side == DecodeSide::Splits ? ", D <= H" : ", D > H"; }
 
+// floor(x * H / P) (a rank's first head, the anchor) without the plan's
+// terms around it: x * m when H == m * P (the prefill side splits) ...
+Law multiple_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), P = c.int_const("law.P"), m = c.int_const("law.m"), H = c.int_const("law.H");
+  return {"floor(x * H / P) == x * m where H == m * P, P >= 1", {x, P, m, H}, P >= 1 && H == m * P,
+          floor_div(x * H, P) == x * m};
+}
+
+// ... and y when P == k * H (it replicates) and k * y <= x < k * y + k (y is x // k).
+Law fraction_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), H = c.int_const("law.H"), k = c.int_const("law.k"),
+                 P = c.int_const("law.P"), y = c.int_const("law.y");
+  return {"floor(x * H / P) == y where P == k * H, k * y <= x < k * y + k, H, k >= 1", {x, H, k, P, y},
+          H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
+}
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -64,18 +80,19 @@ struct PlanSetting {
   z3::expr g_bool(bool v) const { return P.ctx().bool_val(v); }
 
   // Appends lemmas that pin the first head of prefill rank x, floor(x * H / P)
-  // (the encoding's heads), without a division Z3 must reason about:
-  // x * (H/P) when the prefill side splits, y = x // (P/H) when it replicates
-  // (y becomes a constant bound by its definition).
+  // (the encoding's heads), by the laws above, without a division Z3 must
+  // reason about: x * (H/P) when the prefill side splits, y = x // (P/H) when
+  // it replicates (y becomes a constant bound by its definition).
   void page_start(Goal& goal, const z3::expr& x, PrefillSide side) const {
     const z3::expr first = floor_div(x * heads_total, P);
     if (side == PrefillSide::Splits) {
-      goal.lemmas.insert(goal.lemmas.end(), {x * heads_total == x * per_rank * P, first == x * per_rank});
+      goal.use(multiple_law(P.ctx()), {x, P, per_rank, heads_total});
+      goal.lemmas.push_back(first == x * per_rank);
       return;
     }
     const z3::expr y = floor_div(x, replicas);
-    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas,
-                                           P * y <= x * heads_total && x * heads_total < P * y + P, first == y});
+    goal.use(fraction_law(P.ctx()), {x, heads_total, replicas, P, y});
+    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas, first == y});
     goal.abstracted.push_back(y);
   }
   z3::expr ctx_true() const { return g_bool(true); }
@@ -117,6 +134,13 @@ struct PlanSetting {
     goal.abstracted = {own[0], own[1], per_rank, replicas, anchor};
   }
 };
+
+// MoRIIO's single whole-page copy succeeds and is the general plan, one copy.
+z3::expr single_source_agrees(const Encoding& e, const PlanSetting& s) {
+  const OperationTerm single = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla);
+  const auto one = single.element(e.num(0)), first = s.copy(e.num(0));
+  return single.outcome.ok && s.count == 1 && one[0] == first[0] && one[1] == first[1] && one[2] == first[2];
+}
 
 }  // namespace
 
@@ -217,6 +241,7 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       } else {
         // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
         goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+        goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
         goal.lemmas.push_back(s.anchor == source);
         abstract_quotient(goal, source, s.replicas);
         goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
@@ -269,6 +294,14 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         on_sides(goal, side, decode_side, lemmas);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(false));
         abstract_quotient(goal, s.P, s.D);
+        goal.use(divides_law(e.ctx()), {s.P, s.D});               // P == (P/D) * D
+        goal.use(multiple_law(e.ctx()), {s.d, s.D, width, s.P});  // the anchor, d * (P/D)
+        if (side == PrefillSide::Splits) {
+          // d's first and last head lie in the pages of d * (P/D) and d * (P/D) + P/D - 1.
+          goal.use(multiple_law(e.ctx()), {s.d, s.D, s.per_decode_rank, s.heads_total});
+          goal.use(quotient_law(e.ctx()), {s.own[0], s.per_rank, s.d * width});
+          goal.use(quotient_law(e.ctx()), {s.own[1] - 1, s.per_rank, s.d * width + width - 1});
+        }
       };
       z3::expr all_sizes = e.ctx().bool_val(true);
       for (const z3::expr& f : sizes) all_sizes = all_sizes && f;
@@ -279,13 +312,18 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       const z3::expr sized = z3::implies(narrow, all_sizes);
       // `more` are the goal's own lemmas, `pages` the prefill ranks whose first head it needs.
       const auto goal = [&](std::string claim, const z3::expr& goal_domain, const z3::expr& holds,
-                            const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) {
+                            const std::vector<z3::expr>& more, const std::vector<z3::expr>& pages = {}) -> Goal& {
         Goal& g_ = g.add("D < P: " + claim + where(side) + where(decode_side), goal_domain, holds, calls);
         focus(g_, {});
         if (split) abstract_quotient(g_, s.own[0], s.per_rank);  // the first source, d * (P/D)
         for (const z3::expr& x : pages) s.page_start(g_, x, side);
         g_.lemmas.insert(g_.lemmas.end(), more.begin(), more.end());
         g_.given.push_back(sized);
+        return g_;
+      };
+      // x // (P/H) == y, for the ranks x of head y's replicas the goals look at.
+      const auto head_of = [&](Goal& g_, const std::vector<std::pair<z3::expr, z3::expr>>& rank_head) {
+        for (const auto& [x, y] : rank_head) g_.use(quotient_law(e.ctx()), {x, s.replicas, y});
       };
       const z3::expr copy_j = narrow && 0 <= j && j < s.count, pair_j = narrow && 0 <= j && j + 1 < s.count;
       const z3::expr after_last = narrow && last[0] < q && q < window.value[1];
@@ -304,18 +342,23 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       } else if (decode_split) {
         // The source of d's head h is h * (P/H), the first of its holders.
         const z3::expr h = s.own[0] + j;
-        goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
-             {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h, floor_div(a[0] - 1, s.replicas) == h - 1},
-             {a[0], a[0] - 1});
+        head_of(goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]),
+                     {a[0] == h * s.replicas, floor_div(a[0], s.replicas) == h,
+                      floor_div(a[0] - 1, s.replicas) == h - 1},
+                     {a[0], a[0] - 1}),
+                {{a[0], h}, {a[0] - 1, h - 1}});
         goal("sources increase" , pair_j, a[0] < next[0], {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas});
-        goal("no rank between two neighbouring sources starts a head range", pair_j && between, !starts_range(q),
-             {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
-              floor_div(q - 1, s.replicas) == h},
-             {q, q - 1});
-        goal(none_after, after_last, !starts_range(q),
-             {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
-              floor_div(q - 1, s.replicas) == s.own[1] - 1},
-             {q, q - 1});
+        head_of(goal("no rank between two neighbouring sources starts a head range", pair_j && between,
+                     !starts_range(q),
+                     {a[0] == h * s.replicas, next[0] == (h + 1) * s.replicas, floor_div(q, s.replicas) == h,
+                      floor_div(q - 1, s.replicas) == h},
+                     {q, q - 1}),
+                {{q, h}, {q - 1, h}});
+        head_of(goal(none_after, after_last, !starts_range(q),
+                     {last[0] == (s.own[1] - 1) * s.replicas, floor_div(q, s.replicas) == s.own[1] - 1,
+                      floor_div(q - 1, s.replicas) == s.own[1] - 1},
+                     {q, q - 1}),
+                {{q, s.own[1] - 1}, {q - 1, s.own[1] - 1}});
       } else {
         // Both replicate: the whole window holds d's one head; the anchor is its first rank.
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
@@ -329,20 +372,18 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
   return g.take();
 }
 
-std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
-  Goals g(e);
+z3::expr single_source_cases(Goals& g) {
+  const Encoding& e = g.enc();
   const PlanSetting s(g);
-  const OperationTerm single = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla);
-  const auto one = single.element(e.num(0)), first = s.copy(e.num(0));
-  const z3::expr agrees = single.outcome.ok && s.count == 1 && one[0] == first[0] && one[1] == first[1] && one[2] == first[2];
+  const z3::expr agrees = single_source_agrees(e, s);
   const z3::expr guard_accepts = e.kv_heads_guard(s.D, s.P, s.H, s.mla).ok;  // decode is the local side
   const z3::expr divisible = e.remote_rank(s.d, s.D, s.P).ok;
   const std::vector<ShownCall> calls = {s.plan_call(), {"single_source_plan", {s.d, s.P, s.D, s.H, s.mla}},
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
   const std::string claim =
       "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
-  g.add(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
-        agrees == (guard_accepts && divisible), calls);
+  z3::expr cases = g.fact(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
+                          agrees == (guard_accepts && divisible), calls);
   // P > H: case by case, the decode side split or replicated and either side
   // larger, with the shapes of both sides given and the quotients abstracted.
   const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
@@ -364,6 +405,7 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
                                (decode_larger ? s.D >= s.P : s.D < s.P) &&
                                (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
                            agrees == (guard_accepts && divisible), calls);
+        cases = cases && z3::implies(goal.domain, goal.holds);
         s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
         if (!decode_larger) {
@@ -381,7 +423,16 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
       }
     }
   }
+  return cases;
+}
+
+std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
+  Goals g(e);
+  single_source_cases(g);
+  const PlanSetting s(g);
+  const auto one = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla).element(e.num(0));
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);
+  const z3::expr agrees = single_source_agrees(e, s);
   g.add("where it is, the single source holds exactly the decode rank's heads", s.loadable && agrees,
         source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
         {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});

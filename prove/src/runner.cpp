@@ -144,13 +144,25 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
     }
     return r;
   };
+  // The laws first, each on its own (over its own integers): then their
+  // instances at the goal's terms are facts like the given ones.
+  std::vector<z3::expr> facts = goal.given;
+  std::vector<std::string> laws_proved;
+  for (const auto& [law, terms] : goal.laws) {
+    facts.push_back(law.at(terms));
+    if (std::find(laws_proved.begin(), laws_proved.end(), law.claim) != laws_proved.end()) continue;
+    const CheckResult holds = check(c, law.premise && !law.conclusion, left());
+    if (holds.answer == z3::sat) return finish(Verdict::Refuted, "the law " + law.claim + " fails");
+    if (holds.answer == z3::unknown) return finish(Verdict::Unknown, "the law " + law.claim + ": " + holds.reason);
+    laws_proved.push_back(law.claim);
+  }
   for (const auto& [from, to] : goal.rewrites) {
     const CheckResult equal = check(c, goal.domain && from != to, left());
     if (equal.answer != z3::unsat) {
       return finish(Verdict::Unknown, "a rewrite was not shown to hold");
     }
   }
-  const z3::expr given = conjunction(c, goal.given);
+  const z3::expr given = conjunction(c, facts);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
     const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);

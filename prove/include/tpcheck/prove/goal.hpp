@@ -18,6 +18,26 @@ struct ShownCall {
   std::vector<z3::expr> args;
 };
 
+// An arithmetic law: `conclusion` wherever `premise` holds, for every value
+// of its own free integers `vars`. A goal that uses a law (Goal::use) has it
+// proved first, on its own, then assumes it at the goal's terms: a formula
+// true for all integers stays true with terms put for its free integers. Z3
+// proves such a law at once on its own, but can take seconds to find the
+// same step among a plan's terms (floor(x * H / P) == x // (P/H) took up to
+// 30 s there).
+struct Law {
+  std::string claim;
+  std::vector<z3::expr> vars;
+  z3::expr premise, conclusion;
+  z3::expr at(const std::vector<z3::expr>& terms) const;  // premise implies conclusion, vars := terms
+};
+
+// x // b == y wherever b >= 1 and b * y <= x < b * y + b: the one quotient.
+Law quotient_law(z3::context& c);
+
+// b * (x // b) == x wherever b >= 1 and x % b == 0: a divisibility as a product.
+Law divides_law(z3::context& c);
+
 // `holds` for every value of the inputs (the constants in the terms) that
 // satisfies `domain`. Z3 proves it by finding `domain and not holds`
 // unsatisfiable; a model of it is a counterexample.
@@ -42,6 +62,9 @@ struct Goal {
   // false): proved equal first, then replaced in every check. A model of a
   // rewritten check is a model of the check as stated.
   std::vector<std::pair<z3::expr, z3::expr>> rewrites;
+  // Laws proved first (each on its own), then assumed at these terms.
+  std::vector<std::pair<Law, std::vector<z3::expr>>> laws;
+  void use(const Law& law, std::vector<z3::expr> terms) { laws.emplace_back(law, std::move(terms)); }
   std::vector<z3::expr> inputs;  // shown by name with a counterexample
   std::vector<ShownCall> calls;
 };
