@@ -27,7 +27,6 @@
 // which stays checked.
 #include <algorithm>
 #include <cctype>
-#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -103,10 +102,8 @@ void fail(std::string_view line, const std::string& what) {
 // Whether every argument is a value of Int.
 template <class Int>
 bool all_fit(const Call& c) {
-  if constexpr (std::is_same_v<Int, tpcheck::BigInt>) return true;
-  return std::all_of(c.args.begin(), c.args.end(), [](const tpcheck::BigInt& a) {
-    return a >= std::numeric_limits<Int>::min() && a <= std::numeric_limits<Int>::max();
-  });
+  return std::all_of(c.args.begin(), c.args.end(),
+                     [](const tpcheck::BigInt& a) { return tpcheck::narrow_to<Int>(a).has_value(); });
 }
 
 // What a valid call gave in the model type Int (named `name`).
