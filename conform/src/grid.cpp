@@ -75,6 +75,14 @@ dom::Block registry_block(const ParamSpec& p, GridStyle style, std::size_t size_
   throw std::logic_error("conform grid: " + p.name + " has no registry block");
 }
 
+// Whether a rank or head count takes its values from the sizes it depends on:
+// a rank always; a head count only in the exhaustive block of the valid-only
+// style, where it must be compatible with them (an edge or far-out head count
+// takes no account of the sizes).
+bool follows_sizes(const ParamSpec& p, GridStyle style, bool far) {
+  return p.kind == ParamKind::Rank || (p.kind == ParamKind::HeadCount && !far && style == GridStyle::ValidOnly);
+}
+
 // The values of a parameter of the exhaustive block, given its dependencies'
 // values: the registry block's values at the grid's bounds, except for the
 // two kinds only conformance has (a window's members, a divisible partner).
@@ -98,7 +106,7 @@ std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, cons
   }
   // The dependencies as the sizes before the block; the exhaustive block's
   // are inside its bounds, so they fit int64.
-  const bool uses_deps = p.kind == ParamKind::Rank || (p.kind == ParamKind::HeadCount && style == GridStyle::ValidOnly);
+  const bool uses_deps = follows_sizes(p, style, false);
   std::vector<dom::Block> blocks;
   std::array<std::int64_t, dom::kMaxValues> values{};
   static constexpr const char* kDepNames[] = {"S0", "S1"};
@@ -228,8 +236,7 @@ GridBlock product_block(const std::vector<ParamSpec>& params, GridStyle style, c
     gp.name = spec.name;
     gp.position = i;
     gp.flag = spec.kind == ParamKind::Flag;
-    // A head count of the edge style takes no account of the sizes.
-    const bool uses_deps = !(spec.kind == ParamKind::HeadCount && (far || style != GridStyle::ValidOnly));
+    const bool uses_deps = spec.kind != ParamKind::HeadCount || follows_sizes(spec, style, far);
     if (uses_deps) {
       for (const auto& d : spec.deps) {
         const auto j = std::find_if(params.begin(), params.end(), [&](const ParamSpec& q) { return q.name == d; });
