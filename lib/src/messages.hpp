@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "tpcheck/outcome.hpp"
@@ -11,21 +13,55 @@
 
 namespace tpcheck::msg {
 
+// A failure from its pieces: literal text (string literals only: a Message
+// keeps them by pointer) and integers of any model type, kept unrendered
+// (outcome.hpp's Message says why).
+namespace detail {
+inline void add(Message& m, const char* literal) { m.add_literal(literal); }
+inline void add(Message& m, std::int16_t v) { m.add_integer(v); }
+inline void add(Message& m, std::int32_t v) { m.add_integer(v); }
+inline void add(Message& m, std::int64_t v) { m.add_integer(v); }
+inline void add(Message& m, __int128 v) {
+  if (v >= std::numeric_limits<std::int64_t>::min() && v <= std::numeric_limits<std::int64_t>::max()) {
+    m.add_integer(static_cast<std::int64_t>(v));
+  } else {
+    m.add_digits(decimal(v));
+  }
+}
+// A cpp_int that fits int64 is kept as one, so the int64 and cpp_int models'
+// failures compare piece by piece (the differential's case).
+inline void add(Message& m, const BigInt& v) {
+  if (const std::optional<std::int64_t> small = narrow(v)) {
+    m.add_integer(*small);
+  } else {
+    m.add_digits(decimal(v));
+  }
+}
+}  // namespace detail
+
+template <class... Parts>
+Failure make(ErrorKind kind, const Parts&... parts) {
+  static_assert(sizeof...(Parts) <= Message::kMaxPieces, "more pieces than a Message holds");
+  Failure f{kind, Message()};
+  (detail::add(f.message, parts), ...);
+  return f;
+}
+
 // SPEC §1, §7 (ack count), §8.
-inline Failure tp_sizes_must_be_positive() { return value_error("TP sizes must be positive"); }
+inline Failure tp_sizes_must_be_positive() { return make(ErrorKind::ValueError, "TP sizes must be positive"); }
 
 // SPEC §1.
 template <class Int>
 Failure local_rank_out_of_range(const Int& r, const Int& L) {
-  return value_error("local_tp_rank " + decimal(r) + " must be in [0, " + decimal(L) + ")");
+  return make(ErrorKind::ValueError, "local_tp_rank ", r, " must be in [0, ", L, ")");
 }
 
 // SPEC §1 and §7 share one shape: "{larger} tp_size {a} must be a multiple of
 // {smaller} tp_size {b} for heterogeneous-TP P/D".
 template <class Int>
 Failure not_a_multiple(const char* larger_role, const Int& larger, const char* smaller_role, const Int& smaller) {
-  return value_error(std::string(larger_role) + " tp_size " + decimal(larger) + " must be a multiple of " +
-                     smaller_role + " tp_size " + decimal(smaller) + " for heterogeneous-TP P/D");
+  return make(ErrorKind::ValueError, larger_role, " tp_size ", larger, " must be a multiple of ", smaller_role,
+              " tp_size ", smaller, " for heterogeneous-TP P/D");
 }
 
 // SPEC §1: the remote side is larger and not a multiple.
@@ -43,60 +79,62 @@ Failure local_not_multiple(const Int& L, const Int& R) {
 // SPEC §3.
 template <class Int>
 Failure local_not_divisible(const Int& L, const Int& R) {
-  return assertion_error("Local tensor parallel size " + decimal(L) +
-                         " is not divisible by remote tensor parallel size " + decimal(R) + ".");
+  return make(ErrorKind::AssertionError, "Local tensor parallel size ", L,
+              " is not divisible by remote tensor parallel size ", R, ".");
 }
 
 // SPEC §3.
 template <class Int>
 Failure remote_not_divisible(const Int& R, const Int& L) {
-  return assertion_error("Remote tensor parallel size " + decimal(R) +
-                         " is not divisible by local tensor parallel size " + decimal(L) + ".");
+  return make(ErrorKind::AssertionError, "Remote tensor parallel size ", R,
+              " is not divisible by local tensor parallel size ", L, ".");
 }
 
 // Project: a size that must be positive, named by its role.
 template <class Int>
 Failure size_not_positive(const char* role, const Int& size) {
-  return value_error(std::string(role) + " " + decimal(size) + " must be positive");
+  return make(ErrorKind::ValueError, role, " ", size, " must be positive");
 }
 
 // Project: a rank outside [0, size), named by its role.
 template <class Int>
 Failure rank_out_of_range(const char* role, const Int& rank, const Int& size) {
-  return value_error(std::string(role) + " " + decimal(rank) + " must be in [0, " + decimal(size) + ")");
+  return make(ErrorKind::ValueError, role, " ", rank, " must be in [0, ", size, ")");
 }
 
 // Project (SPEC §4: "the model does not load").
 template <class Int>
 Failure heads_not_shardable(const Int& H, const char* role, const Int& T) {
-  return value_error("total_num_kv_heads " + decimal(H) + " cannot be sharded over " + role + " " + decimal(T) +
-                     ": one must divide the other");
+  return make(ErrorKind::ValueError, "total_num_kv_heads ", H, " cannot be sharded over ", role, " ", T,
+              ": one must divide the other");
 }
 
 // SPEC §5.
 inline Failure guard_not_positive() {
-  return value_error("TP sizes and total_num_kv_heads must be positive");
+  return make(ErrorKind::ValueError, "TP sizes and total_num_kv_heads must be positive");
 }
 
 // SPEC §5.
 template <class Int>
 Failure guard_needs_replicated_heads(const Int& H, const Int& L, const Int& R) {
-  return not_implemented_error(
-      "MoRIIO heterogeneous TP requires replicated KV heads on both prefill and decode. Got total_num_kv_heads=" +
-      decimal(H) + ", local_tp_size=" + decimal(L) + ", remote_tp_size=" + decimal(R) + ".");
+  return make(ErrorKind::NotImplementedError,
+              "MoRIIO heterogeneous TP requires replicated KV heads on both prefill and decode. Got "
+              "total_num_kv_heads=",
+              H, ", local_tp_size=", L, ", remote_tp_size=", R, ".");
 }
 
-// Project: a window or plan too long to list (kMaxListed).
+// Project: a window or plan too long to list (kMaxListed): "{what}{rank} has
+// {count} elements, ...", `what` naming the list ("window of local_tp_rank ").
 template <class Int>
-Failure too_long_to_list(const std::string& what, const Int& count, std::int64_t limit) {
-  return value_error(what + " has " + decimal(count) + " elements, more than the model lists (" +
-                     decimal(limit) + ")");
+Failure too_long_to_list(const char* what, const Int& rank, const Int& count, std::int64_t limit) {
+  return make(ErrorKind::ValueError, what, rank, " has ", count, " elements, more than the model lists (", limit,
+              ")");
 }
 
 // SPEC §11: NIXL's handshake refuses a larger prefill side that replicates
 // heads (`not mla and P > D and P > H`) with an AssertionError that has no
 // message.
-inline Failure nixl_refuses_unread_replicas() { return assertion_error(""); }
+inline Failure nixl_refuses_unread_replicas() { return make(ErrorKind::AssertionError, ""); }
 
 // SPEC §7: the consumer is larger and not a multiple (the ack count's text).
 template <class Int>
@@ -111,31 +149,31 @@ Failure producer_not_multiple(const Int& P, const Int& D) {
 }
 
 // SPEC §8.
-inline Failure port_tp_size_not_positive() { return value_error("tp_size must be positive"); }
+inline Failure port_tp_size_not_positive() { return make(ErrorKind::ValueError, "tp_size must be positive"); }
 
 // SPEC §8.
 template <class Int>
 Failure tp_rank_out_of_range(const Int& t, const Int& T) {
-  return value_error("tp_rank " + decimal(t) + " must be in [0, " + decimal(T) + ")");
+  return make(ErrorKind::ValueError, "tp_rank ", t, " must be in [0, ", T, ")");
 }
 
 // SPEC §8.
 template <class Int>
 Failure dp_rank_negative(const Int& dp) {
-  return value_error("dp_rank " + decimal(dp) + " must be non-negative");
+  return make(ErrorKind::ValueError, "dp_rank ", dp, " must be non-negative");
 }
 
 // Project: a rank count that a host count does not divide (a rank would land
 // on a host past the last one).
 template <class Int>
 Failure ranks_not_spread_over_hosts(const Int& T, const Int& n) {
-  return value_error("tp_size " + decimal(T) + " does not spread evenly over num_hosts " + decimal(n));
+  return make(ErrorKind::ValueError, "tp_size ", T, " does not spread evenly over num_hosts ", n);
 }
 
 // Project: a deployment whose highest port passes 65535.
 template <class Int, class Wide>
 Failure ports_exceed_range(const Int& base, const Wide& last) {
-  return value_error("ports " + decimal(base) + ".." + decimal(last) + " exceed 65535");
+  return make(ErrorKind::ValueError, "ports ", base, "..", last, " exceed 65535");
 }
 
 }  // namespace tpcheck::msg

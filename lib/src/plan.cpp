@@ -10,6 +10,7 @@
 //    into its range.
 // properties/ checks this against the head-by-head definition.
 #include <algorithm>
+#include <optional>
 
 #include "tpcheck/instantiate.hpp"
 #include "messages.hpp"
@@ -67,17 +68,13 @@ Outcome<Int> plan_copy_count(const Int& d, const Int& P, const Int& D, const Int
   return copy_count(d, s.value());
 }
 
-template <ModelInt Int>
-Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, bool mla) {
-  const Outcome<Sizing<Int>> checked = validate_decode(d, P, D, H, mla);
-  if (!checked.ok()) return checked.failure();
-  const Sizing<Int>& s = checked.value();
-  const Int count = copy_count(d, s);
-  if (count > kMaxListed) return msg::too_long_to_list("plan of decode_tp_rank " + decimal(d), count, kMaxListed);
+namespace {
 
+// The copies of decode rank d's plan under a validated sizing, appended to
+// `copies` (the one body of plan() and plan_into()).
+template <ModelInt Int>
+Plan<Int>& append_copies(Plan<Int>& copies, const Int& d, const Sizing<Int>& s) {
   const Span<Int> own = heads_of(d, s.D, s.H);
-  Plan<Int> copies;
-  copies.reserve(static_cast<std::size_t>(count));
   if (s.P <= s.H) {
     const Int per_rank = floor_div<Int>(s.H, s.P);
     for (Int p = floor_div<Int>(own.first, per_rank); p * per_rank < own.end; ++p) {
@@ -91,6 +88,29 @@ Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, 
     const Int lo = h * k;
     copies.push_back({std::clamp(anchor, lo, Int(lo + k - 1)), h, Int(h + 1)});
   }
+  return copies;
+}
+
+}  // namespace
+
+template <ModelInt Int>
+std::optional<Failure> plan_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H,
+                                 bool mla) {
+  copies.clear();
+  const Outcome<Sizing<Int>> checked = validate_decode(d, P, D, H, mla);
+  if (!checked.ok()) return checked.failure();
+  const Sizing<Int>& s = checked.value();
+  const Int count = copy_count(d, s);
+  if (count > kMaxListed) return msg::too_long_to_list("plan of decode_tp_rank ", d, count, kMaxListed);
+  copies.reserve(static_cast<std::size_t>(count));
+  append_copies(copies, d, s);
+  return std::nullopt;
+}
+
+template <ModelInt Int>
+Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, bool mla) {
+  Plan<Int> copies;
+  if (std::optional<Failure> failed = plan_into(copies, d, P, D, H, mla)) return *std::move(failed);
   return copies;
 }
 
@@ -144,6 +164,7 @@ Outcome<Int> single_readers(const Int& p, const Int& P, const Int& D) {
 #define TPCHECK_PLAN(Int)                                                                                         \
   template Outcome<Int> plan_copy_count<Int>(const Int&, const Int&, const Int&, const Int&, bool);               \
   template Outcome<Plan<Int>> plan<Int>(const Int&, const Int&, const Int&, const Int&, bool);                    \
+  template std::optional<Failure> plan_into<Int>(Plan<Int>&, const Int&, const Int&, const Int&, const Int&, bool); \
   template Outcome<Plan<Int>> single_source_plan<Int>(const Int&, const Int&, const Int&, const Int&, bool);      \
   template Outcome<Int> readers<Int>(const Int&, const Int&, const Int&, const Int&, bool);                       \
   template Outcome<Int> single_readers<Int>(const Int&, const Int&, const Int&);

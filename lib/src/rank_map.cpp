@@ -61,7 +61,7 @@ Outcome<Window<Int>> window(const Int& r, const Int& L, const Int& R) {
   const Outcome<Span<Int>> span = window_span(r, L, R);
   if (!span.ok()) return span.failure();
   const Int size = span.value().end - span.value().first;
-  if (size > kMaxListed) return msg::too_long_to_list("window of local_tp_rank " + decimal(r), size, kMaxListed);
+  if (size > kMaxListed) return msg::too_long_to_list("window of local_tp_rank ", r, size, kMaxListed);
   Window<Int> ranks;
   ranks.reserve(static_cast<std::size_t>(size));
   for (Int q = span.value().first; q < span.value().end; ++q) ranks.push_back(q);

@@ -77,7 +77,8 @@ inline MagnitudeChoices read_magnitude(Reader& in) {
 }
 
 inline BigInt magnitude(const MagnitudeChoices& c, const BigInt& limit) {
-  const BigInt top = std::max(BigInt(1), limit);
+  static const BigInt one = 1;
+  const BigInt& top = std::max(one, limit);  // by reference: no copy of a limit near 2^320
   BigInt v;
   switch (c.cls) {
     case 0: v = 1 + c.small; break;
@@ -143,6 +144,7 @@ inline Choice shape_count(const Block& b) {
   return 1;
 }
 
-inline BigInt size_limit(const Limits& limits) { return std::min(limits.highest, limits.size_cap); }
+// By reference: a limit of cpp_int's range (2^320) is a heap copy, made per decoded block.
+inline const BigInt& size_limit(const Limits& limits) { return std::min(limits.highest, limits.size_cap); }
 
 }  // namespace tpcheck::dom::choices

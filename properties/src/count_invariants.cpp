@@ -62,9 +62,10 @@ template <ModelInt Int>
 Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = mla ? Int(1) : H;
   if (!heads_shard(P, heads_total) || !heads_shard(D, heads_total)) return vacuous("not a loadable deployment");
-  const auto plan_failed = [&](const Int& d, const Outcome<Plan<Int>>& copies) {
-    return violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(copies.failure()));
+  const auto plan_failed = [&](const Int& d, const Failure& failure) {
+    return violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(failure));
   };
+  thread_local Plan<Int> copies;  // reused (plan_into): a case allocates no plan once it has grown
   // The decode ranks that hold one of p's heads: the only ones that may copy
   // from p (a copy lies inside its source's page and the decode rank's:
   // PlanPartitionsTheDecodeRanksHeads).
@@ -84,9 +85,8 @@ Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool
   if (tally_every_plan) {
     tally.assign(static_cast<std::size_t>(P), Int(0));
     for (Int d = 0; d < D; ++d) {
-      const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
-      if (!copies.ok()) return plan_failed(d, copies);
-      for (const Copy<Int>& c : copies.value()) {
+      if (const std::optional<Failure> failed = plan_into(copies, d, P, D, H, mla)) return plan_failed(d, *failed);
+      for (const Copy<Int>& c : copies) {
         if (c.p >= 0 && c.p < P) tally[static_cast<std::size_t>(c.p)] += 1;
       }
     }
@@ -98,9 +98,8 @@ Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool
     } else {
       const Span<Int> sharing = sharing_heads(p);
       for (Int d = sharing.first; d < sharing.end; ++d) {
-        const Outcome<Plan<Int>> copies = plan(d, P, D, H, mla);
-        if (!copies.ok()) return plan_failed(d, copies);
-        for (const Copy<Int>& c : copies.value()) copied += c.p == p ? 1 : 0;
+        if (const std::optional<Failure> failed = plan_into(copies, d, P, D, H, mla)) return plan_failed(d, *failed);
+        for (const Copy<Int>& c : copies) copied += c.p == p ? 1 : 0;
       }
     }
     return expect_value([&] { return call("readers", p, P, D, H, mla) + " (decode plans that copy from it)"; },

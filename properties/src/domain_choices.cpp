@@ -92,7 +92,7 @@ NonDivisible non_divisible_factors(Choice f, Choice h, const BigInt& extended_g,
 }
 
 void decode_pair(const Block& b, Reader& in, BigInt* out, const Limits& limits) {
-  const BigInt top = size_limit(limits);
+  const BigInt& top = size_limit(limits);
   Choice shape = in.next(shape_count(b));
   const MagnitudeChoices u = read_magnitude(in);
   const Choice f = in.next(kFactor), g = in.next(kFactor), h = in.next(kFactor);
@@ -176,7 +176,7 @@ BigInt decode_rank(const Block& b, Reader& in, const BigInt* values, const Limit
 BigInt decode_heads(const Block& b, Reader& in, const BigInt* values, const Limits& limits) {
   const Choice shape = in.next(shape_count(b));
   const Choice f = in.next(kFactor);
-  const BigInt top = size_limit(limits);
+  const BigInt& top = size_limit(limits);
   const BigInt any = magnitude(in, top);
   const BigInt& s1 = values[b.of[0]];
   const BigInt& s2 = b.of[1] >= 0 ? values[b.of[1]] : s1;

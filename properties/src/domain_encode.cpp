@@ -35,7 +35,7 @@ bool encode_non_positive(const BigInt& v, Choice& cls, Choice& small, std::vecto
 }
 
 bool encode_pair(const Block& b, const BigInt& first, const BigInt& second, const Limits& limits, std::vector<Choice>& out) {
-  const BigInt top = size_limit(limits);
+  const BigInt& top = size_limit(limits);
   std::vector<Choice> u, v;
   Choice shape = 0, f = 0, g = 0, h = 0;
   BigInt extension = 0;

@@ -22,10 +22,12 @@ Int effective_heads(const Int& H, bool mla) {
 
 // The plan of a valid decode rank, or the verdict that stands in for it: vacuous
 // for an invalid configuration or a plan too long to walk, violated when the
-// model fails on a valid one.
+// model fails on a valid one. The copies live in a buffer kept per thread and
+// type (plan_into), valid until the next listed_plan: a case allocates no plan
+// once the buffer has grown.
 template <ModelInt Int>
 struct ListedPlan {
-  std::optional<Plan<Int>> copies;
+  const Plan<Int>* copies = nullptr;
   Verdict otherwise = holds();
 };
 
@@ -33,20 +35,19 @@ template <ModelInt Int>
 ListedPlan<Int> listed_plan(const Int& d, const Int& P, const Int& D, const Int& H, bool mla) {
   const Int heads_total = effective_heads(H, mla);
   if (!heads_shard(P, heads_total) || !heads_shard(D, heads_total) || d < 0 || d >= D) {
-    return {std::nullopt, vacuous("not a loadable deployment and decode rank")};
+    return {nullptr, vacuous("not a loadable deployment and decode rank")};
   }
   const Outcome<Int> count = plan_copy_count(d, P, D, H, mla);
   if (!count.ok()) {
-    return {std::nullopt, violated(call("plan_copy_count", d, P, D, H, mla) + " failed on a valid configuration: " +
+    return {nullptr, violated(call("plan_copy_count", d, P, D, H, mla) + " failed on a valid configuration: " +
                                    render(count.failure()))};
   }
-  if (count.value() > kMaxWalked) return {std::nullopt, vacuous("the plan has too many copies to walk")};
-  const Outcome<Plan<Int>> got = plan(d, P, D, H, mla);
-  if (!got.ok()) {
-    return {std::nullopt, violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " +
-                                   render(got.failure()))};
+  if (count.value() > kMaxWalked) return {nullptr, vacuous("the plan has too many copies to walk")};
+  thread_local Plan<Int> copies;
+  if (const std::optional<Failure> failed = plan_into(copies, d, P, D, H, mla)) {
+    return {nullptr, violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(*failed))};
   }
-  return {got.value(), holds()};
+  return {&copies, holds()};
 }
 
 // The domain every per-decode-rank plan invariant ranges over.

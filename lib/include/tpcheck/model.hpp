@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tpcheck/outcome.hpp"
@@ -85,6 +86,12 @@ Outcome<None> kv_heads_guard_strict(const Int& L, const Int& R, const Int& H, bo
 // §6 the general read plan of decode rank d (MLA reads as H = 1).
 template <ModelInt Int>
 Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, bool mla);
+
+// §6 the same plan written to `copies` (cleared first, its storage reused):
+// nothing on success, the failure plan() gives otherwise. For engines that
+// read many plans, so a plan allocates nothing once the buffer has grown.
+template <ModelInt Int>
+std::optional<Failure> plan_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H, bool mla);
 
 // §6 how many copies plan(d, ...) has, without listing them.
 template <ModelInt Int>

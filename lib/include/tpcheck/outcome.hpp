@@ -2,6 +2,8 @@
 // reference raises ({exception class, exact message}).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,9 +16,57 @@ enum class ErrorKind { ValueError, NotImplementedError, AssertionError };
 
 std::string_view kind_name(ErrorKind kind);
 
+// A failure's message, kept as the pieces it is made of and spelled out only
+// when read. The model fails on every invalid input an engine draws, and most
+// checks only ask whether a call failed, or compare two failures; so making a
+// failure must not allocate: literal text is kept by pointer (it must be
+// static: a string literal), an integer that fits int64 by value. Only a
+// larger integer's digits (the cpp_int model's) and a text given whole are
+// stored as text.
+class Message {
+ public:
+  // The most pieces a message has (the longest, "{role} tp_size {a} must be a
+  // multiple of {role} tp_size {b} for heterogeneous-TP P/D", has 8).
+  static constexpr std::size_t kMaxPieces = 8;
+
+  Message() = default;
+  explicit Message(std::string text);
+
+  // Appends a piece. Precondition: fewer than kMaxPieces so far (messages.hpp
+  // checks its shapes at compile time).
+  void add_literal(const char* text);  // static storage only
+  void add_integer(std::int64_t value);
+  void add_digits(std::string_view digits);  // an integer past int64, in decimal
+
+  std::string str() const;
+  void append_to(std::string& out) const;
+  bool empty() const;
+
+  // The same text; pieces that differ (a whole text against its pieces) are
+  // compared as text.
+  friend bool operator==(const Message& a, const Message& b);
+
+ private:
+  enum class Kind : std::uint8_t { Literal, Integer, Text };
+  struct Piece {
+    Kind kind = Kind::Literal;
+    union {
+      const char* literal;
+      std::int64_t integer;
+      std::uint32_t text[2];  // offset and length in text_
+    } as{nullptr};
+  };
+  static bool same_pieces(const Message& a, const Message& b);
+  void add_piece(Piece p);
+
+  std::array<Piece, kMaxPieces> pieces_{};
+  std::uint8_t count_ = 0;
+  std::string text_;  // the Text pieces, one after the other
+};
+
 struct Failure {
   ErrorKind kind;
-  std::string message;
+  Message message;
   bool operator==(const Failure&) const = default;
 };
 
@@ -41,13 +91,13 @@ class Outcome {
 };
 
 inline Failure value_error(std::string message) {
-  return {ErrorKind::ValueError, std::move(message)};
+  return {ErrorKind::ValueError, Message(std::move(message))};
 }
 inline Failure not_implemented_error(std::string message) {
-  return {ErrorKind::NotImplementedError, std::move(message)};
+  return {ErrorKind::NotImplementedError, Message(std::move(message))};
 }
 inline Failure assertion_error(std::string message) {
-  return {ErrorKind::AssertionError, std::move(message)};
+  return {ErrorKind::AssertionError, Message(std::move(message))};
 }
 
 }  // namespace tpcheck

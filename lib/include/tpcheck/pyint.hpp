@@ -56,6 +56,19 @@ Int floor_mod(const Int& a, const Int& b) {
   return m;
 }
 
+// cpp_int: with non-negative a and positive b (the model's usual case) the
+// truncated quotient is the floor, so one division and no remainder; past
+// 128 bits every cpp_int temporary is a heap allocation.
+template <>
+inline BigInt floor_div<BigInt>(const BigInt& a, const BigInt& b) {
+  if (a.sign() >= 0 && b.sign() > 0) return a / b;
+  BigInt q;
+  BigInt r;
+  boost::multiprecision::divide_qr(a, b, q, r);
+  if (r.sign() != 0 && ((r.sign() < 0) != (b.sign() < 0))) q -= 1;
+  return q;
+}
+
 // floor(a * b / c) for c > 0 without intermediate overflow. Precondition: the
 // result fits in Int (the model only asks for values below one of its sizes).
 template <ModelInt Int>

@@ -38,7 +38,11 @@ std::string render(const std::vector<V>& items) {
   return out + "]";
 }
 
-inline std::string render(const Failure& f) { return std::string(kind_name(f.kind)) + ": " + f.message; }
+inline std::string render(const Failure& f) {
+  std::string out = std::string(kind_name(f.kind)) + ": ";
+  f.message.append_to(out);
+  return out;
+}
 
 template <class V>
 std::string render(const Outcome<V>& o) {

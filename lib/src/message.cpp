@@ -1,0 +1,116 @@
+// A failure's message, spelled out on demand (outcome.hpp says why).
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+#include "tpcheck/outcome.hpp"
+
+namespace tpcheck {
+
+Message::Message(std::string text) : text_(std::move(text)) {
+  Piece p;
+  p.kind = Kind::Text;
+  p.as.text[0] = 0;
+  p.as.text[1] = static_cast<std::uint32_t>(text_.size());
+  add_piece(p);
+}
+
+void Message::add_piece(Piece p) {
+  // A shape past kMaxPieces is a bug of messages.hpp, which checks its shapes
+  // at compile time; never write past the array.
+  if (count_ == kMaxPieces) throw std::logic_error("a failure message has more than Message::kMaxPieces pieces");
+  pieces_[count_++] = p;
+}
+
+void Message::add_literal(const char* text) {
+  Piece p;
+  p.kind = Kind::Literal;
+  p.as.literal = text;
+  add_piece(p);
+}
+
+void Message::add_integer(std::int64_t value) {
+  Piece p;
+  p.kind = Kind::Integer;
+  p.as.integer = value;
+  add_piece(p);
+}
+
+void Message::add_digits(std::string_view digits) {
+  Piece p;
+  p.kind = Kind::Text;
+  p.as.text[0] = static_cast<std::uint32_t>(text_.size());
+  p.as.text[1] = static_cast<std::uint32_t>(digits.size());
+  text_ += digits;
+  add_piece(p);
+}
+
+void Message::append_to(std::string& out) const {
+  for (std::size_t i = 0; i < count_; ++i) {
+    const Piece& p = pieces_[i];
+    switch (p.kind) {
+      case Kind::Literal: out += p.as.literal; break;
+      case Kind::Integer: {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, p.as.integer).ptr;
+        out.append(digits, end);
+        break;
+      }
+      case Kind::Text: out.append(text_, p.as.text[0], p.as.text[1]); break;
+    }
+  }
+}
+
+std::string Message::str() const {
+  std::string out;
+  append_to(out);
+  return out;
+}
+
+bool Message::empty() const {
+  for (std::size_t i = 0; i < count_; ++i) {
+    const Piece& p = pieces_[i];
+    if (p.kind == Kind::Integer) return false;
+    if (p.kind == Kind::Literal && p.as.literal[0] != '\0') return false;
+    if (p.kind == Kind::Text && p.as.text[1] != 0) return false;
+  }
+  return true;
+}
+
+bool Message::same_pieces(const Message& a, const Message& b) {
+  if (a.count_ != b.count_) return false;
+  for (std::size_t i = 0; i < a.count_; ++i) {
+    const Piece& x = a.pieces_[i];
+    const Piece& y = b.pieces_[i];
+    if (x.kind != y.kind) return false;
+    switch (x.kind) {
+      case Kind::Literal:
+        if (x.as.literal != y.as.literal && std::strcmp(x.as.literal, y.as.literal) != 0) return false;
+        break;
+      case Kind::Integer:
+        if (x.as.integer != y.as.integer) return false;
+        break;
+      case Kind::Text:
+        if (std::string_view(a.text_).substr(x.as.text[0], x.as.text[1]) !=
+            std::string_view(b.text_).substr(y.as.text[0], y.as.text[1])) {
+          return false;
+        }
+        break;
+    }
+  }
+  return true;
+}
+
+bool operator==(const Message& a, const Message& b) {
+  if (Message::same_pieces(a, b)) return true;
+  // Pieces that differ may still spell the same text; compared in buffers
+  // kept per thread, so a comparison allocates only while they grow.
+  thread_local std::string x, y;
+  x.clear();
+  y.clear();
+  a.append_to(x);
+  b.append_to(y);
+  return x == y;
+}
+
+}  // namespace tpcheck

@@ -1,0 +1,113 @@
+// A failure's message is kept as pieces and spelled out on demand
+// (outcome.hpp): the text, emptiness and equality must be the text's own,
+// whichever way a message was made; and plan_into, the buffer-reusing plan,
+// gives exactly plan()'s outcome.
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "model_test_support.hpp"
+
+namespace tpcheck::test {
+namespace {
+
+Message pieces_of_multiple_text(std::int64_t larger, std::int64_t smaller) {
+  Message m;
+  m.add_literal("remote");
+  m.add_literal(" tp_size ");
+  m.add_integer(larger);
+  m.add_literal(" must be a multiple of ");
+  m.add_literal("local");
+  m.add_literal(" tp_size ");
+  m.add_integer(smaller);
+  m.add_literal(" for heterogeneous-TP P/D");
+  return m;
+}
+
+TEST(FailureMessage, SpelledOutFromItsPieces) {
+  EXPECT_EQ(pieces_of_multiple_text(6, 4).str(),
+            "remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
+  Message big;
+  big.add_literal("n=");
+  big.add_digits("18446744073709551616");
+  big.add_integer(kMin);
+  EXPECT_EQ(big.str(), "n=18446744073709551616-9223372036854775808");
+}
+
+TEST(FailureMessage, EqualExactlyWhenTheTextsAre) {
+  const Message whole("remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
+  EXPECT_EQ(pieces_of_multiple_text(6, 4), whole);
+  EXPECT_EQ(whole, pieces_of_multiple_text(6, 4));
+  EXPECT_EQ(pieces_of_multiple_text(6, 4), pieces_of_multiple_text(6, 4));
+  EXPECT_NE(pieces_of_multiple_text(6, 4), pieces_of_multiple_text(6, 3));
+  EXPECT_NE(pieces_of_multiple_text(6, 4), Message("remote tp_size 6"));
+  // An integer and its digits spell the same text.
+  Message as_integer;
+  as_integer.add_integer(42);
+  Message as_digits;
+  as_digits.add_digits("42");
+  EXPECT_EQ(as_integer, as_digits);
+  Message other;
+  other.add_digits("43");
+  EXPECT_NE(as_integer, other);
+}
+
+TEST(FailureMessage, EmptyOnlyWithoutText) {
+  EXPECT_TRUE(Message().empty());
+  EXPECT_TRUE(Message("").empty());
+  Message blank;
+  blank.add_literal("");
+  EXPECT_TRUE(blank.empty());
+  Message zero;
+  zero.add_integer(0);
+  EXPECT_FALSE(zero.empty());
+  EXPECT_FALSE(Message("x").empty());
+}
+
+TEST(FailureMessage, MorePiecesThanItHoldsIsAnError) {
+  Message m;
+  for (std::size_t i = 0; i < Message::kMaxPieces; ++i) m.add_literal("x");
+  EXPECT_THROW(m.add_literal("x"), std::logic_error);
+  EXPECT_EQ(m.str(), std::string(Message::kMaxPieces, 'x'));
+}
+
+// The int64 and cpp_int models' failures on the same arguments are equal (the
+// differential compares them), and equal to the SPEC's text.
+TEST(FailureMessage, TheTwoModelsFailAlike) {
+  const auto narrow = remote_rank<std::int64_t>(0, 4, 6);
+  const auto wide = remote_rank<BigInt>(0, 4, 6);
+  ASSERT_FALSE(narrow.ok());
+  ASSERT_FALSE(wide.ok());
+  EXPECT_EQ(narrow.failure(), wide.failure());
+  EXPECT_EQ(narrow.failure(), value_error("remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D"));
+  const auto beyond = remote_rank<BigInt>(0, 4, pow2(64) + 2);
+  EXPECT_EQ(render(beyond),
+            "ValueError: remote tp_size 18446744073709551618 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
+  EXPECT_NE(beyond.failure(), wide.failure());
+}
+
+template <class Int>
+struct PlanInto : ::testing::Test {};
+TYPED_TEST_SUITE(PlanInto, ModelInts, IntName);
+
+// Into a buffer holding an older plan: the same outcome as plan(), success or failure.
+TYPED_TEST(PlanInto, GivesPlansOutcome) {
+  using Int = TypeParam;
+  Plan<Int> buffer = {{Int(9), Int(9), Int(9)}};
+  struct Case { std::int64_t d, P, D, H; bool mla; };
+  for (const Case c : {Case{0, 4, 2, 8, false}, Case{1, 3, 2, 6, false}, Case{1, 8, 2, 2, false}, Case{0, 2, 4, 1, true},
+                       Case{2, 4, 2, 8, false}, Case{0, 3, 2, 4, false}, Case{0, 0, 2, 4, false}}) {
+    const Outcome<Plan<Int>> expected = plan<Int>(c.d, c.P, c.D, c.H, c.mla);
+    const std::optional<Failure> failed = plan_into<Int>(buffer, c.d, c.P, c.D, c.H, c.mla);
+    ASSERT_EQ(failed.has_value(), !expected.ok()) << render(expected);
+    if (failed) {
+      EXPECT_EQ(*failed, expected.failure());
+      EXPECT_TRUE(buffer.empty());
+    } else {
+      EXPECT_EQ(buffer, expected.value());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tpcheck::test
