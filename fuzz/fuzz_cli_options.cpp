@@ -45,14 +45,25 @@ bool plain_decimal(std::string_view text) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The arguments, each as tpcheck::parse_decimal reads it (once per input: the
-// checks below ask about every taken value). Kept across inputs, as the
-// arguments' views are: cleared, not freed (an allocation per input costs a
-// stack trace under ASan).
+// The input's arguments (views of its bytes), and each as tpcheck::parse_decimal
+// reads it, read once per input and only when a check asks (most inputs are
+// rejected by every parser, and no check asks). Kept across inputs: cleared,
+// not freed (an allocation per input costs a stack trace under ASan).
+Args g_args;
 std::vector<std::optional<tpcheck::BigInt>> g_numbers;
+bool g_numbers_read = false;
+
+const std::vector<std::optional<tpcheck::BigInt>>& numbers() {
+  if (!g_numbers_read) {
+    g_numbers.resize(g_args.size());
+    for (std::size_t i = 0; i < g_args.size(); ++i) g_numbers[i] = tpcheck::parse_decimal(g_args[i]);
+    g_numbers_read = true;
+  }
+  return g_numbers;
+}
 
 bool is_argument(const tpcheck::BigInt& value) {
-  return std::any_of(g_numbers.begin(), g_numbers.end(), [&](const auto& v) { return v && *v == value; });
+  return std::any_of(numbers().begin(), numbers().end(), [&](const auto& v) { return v && *v == value; });
 }
 
 bool has(const Args& args, std::string_view flag) {
@@ -144,7 +155,7 @@ void check_sizing_options(const Args& args, tpcheck::cli::SizingCommand command)
 void check_parse_bounded(const Args& args, std::int64_t lo, std::int64_t hi) {
   const std::string_view text = args.front();
   const auto parsed = tpcheck::cli::parse_bounded("--flag", text, lo, hi);
-  const auto& value = g_numbers.front();
+  const auto value = tpcheck::parse_decimal(text);
   const bool should_accept = plain_decimal(text) && value && *value >= lo && *value <= hi;
   const auto bounds = [&] { return " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; };
   if (const auto* error = std::get_if<std::string>(&parsed)) {
@@ -168,15 +179,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::int64_t b = in.int64("hi");
   const std::size_t skip = std::min(size, 2 * tpcheck::fuzz::FuzzInput::kFieldBytes);
   const std::string_view text(reinterpret_cast<const char*>(data) + skip, size - skip);
-  static Args args;
+  Args& args = g_args;
   args.clear();
+  g_numbers_read = false;
   std::size_t from = 0;
   for (std::size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1) {
     args.push_back(text.substr(from, nl - from));
   }
   if (from < text.size() || args.empty()) args.push_back(text.substr(from));
-  g_numbers.resize(args.size());
-  for (std::size_t i = 0; i < args.size(); ++i) g_numbers[i] = tpcheck::parse_decimal(args[i]);
   check_verify_options(args);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Check);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);
