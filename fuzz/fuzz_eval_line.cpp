@@ -133,11 +133,15 @@ bool too_long_in(const Oracle& o, const Int* a) {
   return false;
 }
 
-bool too_long(Oracle& o) {
-  if (!all_fit<std::int64_t>(o)) return too_long_in(o, o.args.data());
+// The arguments in int64 (precondition: all_fit<std::int64_t>).
+const std::vector<std::int64_t>& narrowed(Oracle& o) {
   o.narrow.clear();
   for (const tpcheck::BigInt& a : o.args) o.narrow.push_back(a.convert_to<std::int64_t>());
-  return too_long_in(o, o.narrow.data());
+  return o.narrow;
+}
+
+bool too_long(Oracle& o) {
+  return all_fit<std::int64_t>(o) ? too_long_in(o, narrowed(o).data()) : too_long_in(o, o.args.data());
 }
 
 void fail(std::string_view line, const std::string& what) {
@@ -161,9 +165,7 @@ void check_in_type(std::string_view line, Oracle& o, const tpcheck::Evaluation& 
     }
   }
   if constexpr (std::is_same_v<Int, std::int64_t>) {
-    o.narrow.clear();
-    for (const tpcheck::BigInt& a : o.args) o.narrow.push_back(a.convert_to<std::int64_t>());
-    const std::string direct = tpcheck::evaluate_int64(o.op, o.narrow);
+    const std::string direct = tpcheck::evaluate_int64(o.op, narrowed(o));
     if (direct != got.text) fail(line, "evaluate_int64 gives " + direct + " but the line gives " + got.text);
   }
 }

@@ -39,8 +39,9 @@ std::string usage_of(const OperationInfo& info) {
   return u;
 }
 
-// Every argument is read before anything is built: an arity error names only
-// the count, and a word that is no number is the first one.
+// The call of `name` with `count` arguments, of which `args` holds the first
+// ones (all of them whenever `count` is the operation's arity: an arity error
+// names only the count). The first argument that is no number is named.
 std::variant<Call, std::string> parse_words(std::string_view name, std::span<const std::string_view> args,
                                             std::size_t count) {
   const auto index = operation_index(name);
