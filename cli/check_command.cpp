@@ -101,7 +101,7 @@ std::string head_counts_text(const std::vector<std::int64_t>& counts) {
 }  // namespace
 
 int check_command(const std::vector<std::string>& args) {
-  auto parsed = parse_sizing_options(SizingCommand::Check, args);
+  auto parsed = parse_sizing_options(SizingCommand::Check, views_of(args));
   std::optional<preflight::ModelConfig> model;
   if (const auto done = start_command("check", parsed, kCheckUsage, model)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);

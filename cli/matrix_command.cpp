@@ -23,7 +23,7 @@ constexpr const char* kMatrixUsage =
 }  // namespace
 
 int matrix_command(const std::vector<std::string>& args) {
-  auto parsed = parse_matrix_options(args);
+  auto parsed = parse_matrix_options(views_of(args));
   std::optional<preflight::ModelConfig> model;
   if (const auto done = start_command("matrix", parsed, kMatrixUsage, model)) return *done;
   MatrixOptions& o = std::get<MatrixOptions>(parsed);

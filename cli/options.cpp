@@ -1,62 +1,97 @@
 #include "options.hpp"
 
 #include <charconv>
+#include <unordered_map>
+#include <utility>
+
+#include "tpcheck/concat.hpp"
 
 namespace tpcheck::cli {
 
-std::variant<std::int64_t, std::string> parse_bounded(const std::string& flag, const std::string& text, std::int64_t lo,
+std::vector<std::string_view> views_of(const std::vector<std::string>& args) { return {args.begin(), args.end()}; }
+
+std::variant<std::int64_t, std::string> parse_bounded(std::string_view flag, std::string_view text, std::int64_t lo,
                                                       std::int64_t hi) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end || value < lo || value > hi) {
-    return flag + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + text + "'";
+    return concat({flag, " takes a whole number from ", std::to_string(lo), " to ", std::to_string(hi), ", got '", text,
+                   "'"});
   }
   return value;
 }
 
-std::variant<VerifyOptions, std::string> parse_verify_options(const std::vector<std::string>& args) {
+namespace {
+
+std::string needs_a_value(std::string_view flag) { return concat({flag, " needs a value"}); }
+std::string given_twice(std::string_view flag) { return concat({flag, " given twice"}); }
+std::string unknown_option(std::string_view flag) { return concat({"unknown option '", flag, "'"}); }
+
+// Every flag of the commands parsed here. An argument is named once, by a
+// hashed look-up, and each parser switches on the name: comparing it with
+// every flag in turn cost one traced comparison per flag and argument in a
+// fuzz build (fuzz_cli_options runs four parsers per input).
+enum class Flag {
+  Other,  // no flag of these commands
+  Help, Json, List, Invariant, MaxTp, MaxHeads, Threads,     // verify (and matrix's --max-tp)
+  Mla, KvHeads, ModelConfig, Connector, Svg,                 // the shared ones
+  PrefillTp, DecodeTp, MaxGpus,                              // sizing, bounded
+  DpSize, BasePort, PrefillHosts, DecodeHosts, DecodeRank, BytesPerHead,  // sizing, for the model
+};
+
+Flag flag_named(std::string_view arg) {
+  static const std::unordered_map<std::string_view, Flag> kFlags = {
+      {"--help", Flag::Help},          {"-h", Flag::Help},
+      {"--json", Flag::Json},          {"--list", Flag::List},
+      {"--invariant", Flag::Invariant}, {"--max-tp", Flag::MaxTp},
+      {"--max-heads", Flag::MaxHeads}, {"--threads", Flag::Threads},
+      {"--mla", Flag::Mla},            {"--kv-heads", Flag::KvHeads},
+      {"--model-config", Flag::ModelConfig}, {"--connector", Flag::Connector},
+      {"--svg", Flag::Svg},            {"--prefill-tp", Flag::PrefillTp},
+      {"--decode-tp", Flag::DecodeTp}, {"--max-gpus", Flag::MaxGpus},
+      {"--dp-size", Flag::DpSize},     {"--base-port", Flag::BasePort},
+      {"--prefill-hosts", Flag::PrefillHosts}, {"--decode-hosts", Flag::DecodeHosts},
+      {"--decode-rank", Flag::DecodeRank},     {"--bytes-per-head", Flag::BytesPerHead},
+  };
+  const auto found = kFlags.find(arg);
+  return found == kFlags.end() ? Flag::Other : found->second;
+}
+
+}  // namespace
+
+std::variant<VerifyOptions, std::string> parse_verify_options(Args args) {
   VerifyOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    if (flag == "--json") {
-      options.json = true;
-      continue;
-    }
-    if (flag == "--help" || flag == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (flag == "--list") {
-      options.list = true;
-      continue;
-    }
-    if (flag == "--invariant") {
-      // No invariant is named like an option: `--invariant --list` or
-      // `--invariant -h` is a missing name, not an invariant called "--list"
-      // (the fuzzer's finds, corpus/cli_options/regression/).
-      if (i + 1 == args.size() || args[i + 1].rfind('-', 0) == 0) return flag + " needs a value";
-      options.invariants.push_back(args[++i]);
-      continue;
-    }
+    const std::string_view flag = args[i];
+    const Flag name = flag_named(flag);
     // The bounds keep a run finite: the sweep is O(max_tp^3 * heads).
-    struct Numeric {
-      const char* name;
-      std::int64_t lo, hi;
-    };
-    static constexpr Numeric kNumeric[] = {{"--max-tp", 1, 4096}, {"--max-heads", 1, 4096}, {"--threads", 1, 256}};
-    const Numeric* numeric = nullptr;
-    for (const Numeric& n : kNumeric) {
-      if (flag == n.name) numeric = &n;
+    std::int64_t lo = 1, hi = 4096;
+    switch (name) {
+      case Flag::Json: options.json = true; continue;
+      case Flag::Help: options.help = true; continue;
+      case Flag::List: options.list = true; continue;
+      case Flag::Invariant:
+        // No invariant is named like an option: `--invariant --list` or
+        // `--invariant -h` is a missing name, not an invariant called "--list"
+        // (the fuzzer's finds, corpus/cli_options/regression/).
+        if (i + 1 == args.size() || args[i + 1].starts_with('-')) return needs_a_value(flag);
+        options.invariants.emplace_back(args[++i]);
+        continue;
+      case Flag::MaxTp:
+      case Flag::MaxHeads: break;
+      case Flag::Threads: hi = 256; break;
+      default: return unknown_option(flag);
     }
-    if (numeric == nullptr) return "unknown option '" + flag + "'";
-    if (i + 1 == args.size()) return flag + " needs a value";
-    const auto value = parse_bounded(flag, args[++i], numeric->lo, numeric->hi);
+    if (i + 1 == args.size()) return needs_a_value(flag);
+    const auto value = parse_bounded(flag, args[++i], lo, hi);
     if (const auto* error = std::get_if<std::string>(&value)) return *error;
     const std::int64_t v = std::get<std::int64_t>(value);
-    if (flag == "--max-tp") options.max_tp = v;
-    if (flag == "--max-heads") options.max_heads = v;
-    if (flag == "--threads") options.threads = static_cast<int>(v);
+    switch (name) {
+      case Flag::MaxTp: options.max_tp = v; break;
+      case Flag::MaxHeads: options.max_heads = v; break;
+      default: options.threads = static_cast<int>(v); break;
+    }
   }
   return options;
 }
@@ -77,37 +112,47 @@ struct SharedFlags {
 enum class Taken { No, Yes };
 
 // Takes args[i] (and its value, advancing i) when it is a shared flag the
-// command allows; an error text when it is malformed.
-std::variant<Taken, std::string> take_shared_flag(const std::vector<std::string>& args, std::size_t& i,
-                                                  bool allow_connector, bool allow_svg, SharedFlags& f) {
-  const std::string& flag = args[i];
-  if (flag == "--help" || flag == "-h") f.help = true;
-  else if (flag == "--json") f.json = true;
-  else if (flag == "--mla") f.mla = true;
-  else if (flag != "--kv-heads" && flag != "--model-config" && !(allow_connector && flag == "--connector") &&
-           !(allow_svg && flag == "--svg")) {
-    return Taken::No;
-  } else {
-    if (i + 1 == args.size()) return flag + " needs a value";
-    const std::string& value = args[++i];
-    if (flag == "--connector") {
-      const auto c = connector_named(value);
-      if (!c) return "unknown connector '" + value + "' (expected moriio, nixl, mooncake or general)";
-      f.connectors.push_back(*c);
-      return Taken::Yes;
-    }
-    const bool twice = flag == "--kv-heads" ? f.kv_heads.has_value()
-                       : flag == "--svg"    ? f.svg.has_value()
-                                            : f.model_config.has_value();
-    if (twice) return flag + " given twice";
-    if (value.empty()) return flag + " needs a value";
-    if (flag == "--svg") f.svg = value;
-    if (flag == "--model-config") f.model_config = value;
-    if (flag == "--kv-heads") {
-      const auto heads = parse_bounded(flag, value, 1, kMaxOperatorSize);
-      if (const auto* error = std::get_if<std::string>(&heads)) return *error;
-      f.kv_heads = std::get<std::int64_t>(heads);
-    }
+// command allows; an error text when it is malformed. `name` is args[i]'s.
+std::variant<Taken, std::string> take_shared_flag(Args args, std::size_t& i, Flag name, bool allow_connector,
+                                                  bool allow_svg, SharedFlags& f) {
+  const std::string_view flag = args[i];
+  switch (name) {
+    case Flag::Help: f.help = true; return Taken::Yes;
+    case Flag::Json: f.json = true; return Taken::Yes;
+    case Flag::Mla: f.mla = true; return Taken::Yes;
+    case Flag::KvHeads:
+    case Flag::ModelConfig: break;
+    case Flag::Connector:
+      if (!allow_connector) return Taken::No;
+      break;
+    case Flag::Svg:
+      if (!allow_svg) return Taken::No;
+      break;
+    default: return Taken::No;
+  }
+  if (i + 1 == args.size()) return needs_a_value(flag);
+  const std::string_view value = args[++i];
+  if (name == Flag::Connector) {
+    const auto c = connector_named(value);
+    if (!c) return concat({"unknown connector '", value, "' (expected moriio, nixl, mooncake or general)"});
+    f.connectors.push_back(*c);
+    return Taken::Yes;
+  }
+  const bool twice = name == Flag::KvHeads ? f.kv_heads.has_value()
+                     : name == Flag::Svg   ? f.svg.has_value()
+                                           : f.model_config.has_value();
+  if (twice) return given_twice(flag);
+  // A file named like an option is a missing file: `--svg --mla` wrote the
+  // picture to a file called "--mla" and lost --mla (fuzz_cli_options'
+  // find, corpus/cli_options/regression/svg_swallows_mla), as
+  // `--invariant --list` did.
+  if (value.empty() || (name != Flag::KvHeads && value.starts_with('-'))) return needs_a_value(flag);
+  if (name == Flag::Svg) f.svg = std::string(value);
+  if (name == Flag::ModelConfig) f.model_config = std::string(value);
+  if (name == Flag::KvHeads) {
+    const auto heads = parse_bounded(flag, value, 1, kMaxOperatorSize);
+    if (const auto* error = std::get_if<std::string>(&heads)) return *error;
+    f.kv_heads = std::get<std::int64_t>(heads);
   }
   return Taken::Yes;
 }
@@ -124,66 +169,55 @@ std::optional<std::string> finish_head_source(const SharedFlags& f, HeadSource& 
 
 }  // namespace
 
-std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand command,
-                                                             const std::vector<std::string>& args) {
+std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand command, Args args) {
   const bool check = command == SizingCommand::Check;
   SizingOptions o;
   SharedFlags shared;
   std::optional<std::int64_t> prefill, decode, max_gpus;
-  // The bounded flags: a size of the deployment or the suggestions' budget.
+  // The bounded flags, a size of the deployment or the suggestions' budget,
+  // and the flags the model validates, with where their value goes.
   struct Bounded {
-    const char* name;
-    bool for_check, for_plan;
     std::int64_t lo, hi;
     std::optional<std::int64_t>* target;
   };
-  const Bounded bounded[] = {
-      {"--prefill-tp", true, true, 1, kMaxOperatorSize, &prefill},
-      {"--decode-tp", true, true, 1, kMaxOperatorSize, &decode},
-      {"--max-gpus", true, false, 2, 2 * kMaxOperatorSize, &max_gpus},
-  };
-  // The flags the model validates, and where their value goes.
-  struct Valued {
-    const char* name;
-    bool for_check, for_plan;
-    std::optional<BigInt>* target;
-  };
-  const Valued valued[] = {
-      {"--dp-size", true, false, &o.dp_size},          {"--base-port", true, false, &o.base_port},
-      {"--prefill-hosts", true, false, &o.prefill_hosts}, {"--decode-hosts", true, false, &o.decode_hosts},
-      {"--decode-rank", false, true, &o.decode_rank},  {"--bytes-per-head", false, true, &o.bytes_per_head},
-  };
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto taken = take_shared_flag(args, i, check, !check, shared);
+    const Flag name = flag_named(args[i]);
+    const auto taken = take_shared_flag(args, i, name, check, !check, shared);
     if (const auto* error = std::get_if<std::string>(&taken)) return *error;
     if (std::get<Taken>(taken) == Taken::Yes) continue;
-    const std::string& flag = args[i];
-    const Bounded* b = nullptr;
-    for (const Bounded& candidate : bounded) {
-      if (flag == candidate.name && (check ? candidate.for_check : candidate.for_plan)) b = &candidate;
+    const std::string_view flag = args[i];
+    std::optional<Bounded> b;
+    std::optional<BigInt>* v = nullptr;
+    switch (name) {
+      case Flag::PrefillTp: b = Bounded{1, kMaxOperatorSize, &prefill}; break;
+      case Flag::DecodeTp: b = Bounded{1, kMaxOperatorSize, &decode}; break;
+      case Flag::MaxGpus: b = check ? std::optional(Bounded{2, 2 * kMaxOperatorSize, &max_gpus}) : std::nullopt; break;
+      case Flag::DpSize: v = check ? &o.dp_size : nullptr; break;
+      case Flag::BasePort: v = check ? &o.base_port : nullptr; break;
+      case Flag::PrefillHosts: v = check ? &o.prefill_hosts : nullptr; break;
+      case Flag::DecodeHosts: v = check ? &o.decode_hosts : nullptr; break;
+      case Flag::DecodeRank: v = check ? nullptr : &o.decode_rank; break;
+      case Flag::BytesPerHead: v = check ? nullptr : &o.bytes_per_head; break;
+      default: break;
     }
-    const Valued* v = nullptr;
-    for (const Valued& candidate : valued) {
-      if (flag == candidate.name && (check ? candidate.for_check : candidate.for_plan)) v = &candidate;
-    }
-    if (b == nullptr && v == nullptr) return "unknown option '" + flag + "'";
-    if (i + 1 == args.size()) return flag + " needs a value";
-    if (b != nullptr ? b->target->has_value() : v->target->has_value()) return flag + " given twice";
-    const std::string& text = args[++i];
-    if (b != nullptr) {
+    if (!b && v == nullptr) return unknown_option(flag);
+    if (i + 1 == args.size()) return needs_a_value(flag);
+    if (b ? b->target->has_value() : v->has_value()) return given_twice(flag);
+    const std::string_view text = args[++i];
+    if (b) {
       const auto value = parse_bounded(flag, text, b->lo, b->hi);
       if (const auto* error = std::get_if<std::string>(&value)) return *error;
       *b->target = std::get<std::int64_t>(value);
       continue;
     }
     const auto value = parse_decimal(text);
-    if (!value) return flag + " takes a decimal integer, got '" + text + "'";
-    *v->target = *value;
+    if (!value) return concat({flag, " takes a decimal integer, got '", text, "'"});
+    *v = *value;
   }
   o.help = shared.help;
   o.json = shared.json;
-  o.connectors = shared.connectors;
-  o.svg = shared.svg;
+  o.connectors = std::move(shared.connectors);
+  o.svg = std::move(shared.svg);
   if (o.help) return o;
   if (!prefill || !decode) return "--prefill-tp and --decode-tp are required";
   if (auto error = finish_head_source(shared, o)) return *error;
@@ -194,18 +228,19 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
   return o;
 }
 
-std::variant<MatrixOptions, std::string> parse_matrix_options(const std::vector<std::string>& args) {
+std::variant<MatrixOptions, std::string> parse_matrix_options(Args args) {
   MatrixOptions o;
   SharedFlags shared;
   bool max_tp_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto taken = take_shared_flag(args, i, true, true, shared);
+    const Flag name = flag_named(args[i]);
+    const auto taken = take_shared_flag(args, i, name, true, true, shared);
     if (const auto* error = std::get_if<std::string>(&taken)) return *error;
     if (std::get<Taken>(taken) == Taken::Yes) continue;
-    const std::string& flag = args[i];
-    if (flag != "--max-tp") return "unknown option '" + flag + "'";
-    if (i + 1 == args.size()) return flag + " needs a value";
-    if (max_tp_given) return flag + " given twice";
+    const std::string_view flag = args[i];
+    if (name != Flag::MaxTp) return unknown_option(flag);
+    if (i + 1 == args.size()) return needs_a_value(flag);
+    if (max_tp_given) return given_twice(flag);
     const auto value = parse_bounded(flag, args[++i], 1, kMaxMatrixTp);
     if (const auto* error = std::get_if<std::string>(&value)) return *error;
     o.max_tp = std::get<std::int64_t>(value);
@@ -213,8 +248,8 @@ std::variant<MatrixOptions, std::string> parse_matrix_options(const std::vector<
   }
   o.help = shared.help;
   o.json = shared.json;
-  o.connectors = shared.connectors;
-  o.svg = shared.svg;
+  o.connectors = std::move(shared.connectors);
+  o.svg = std::move(shared.svg);
   if (o.help) return o;
   if (auto error = finish_head_source(shared, o)) return *error;
   return o;

@@ -48,7 +48,7 @@ std::string json_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, co
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args) {
-  auto parsed = parse_sizing_options(SizingCommand::Plan, args);
+  auto parsed = parse_sizing_options(SizingCommand::Plan, views_of(args));
   std::optional<preflight::ModelConfig> model;
   if (const auto done = start_command("plan", parsed, kPlanUsage, model)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);

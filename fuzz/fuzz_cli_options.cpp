@@ -19,6 +19,7 @@
 //   5. any disagreement aborts with the arguments and the result.
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -27,34 +28,49 @@
 
 namespace {
 
-void fail(const std::vector<std::string>& args, const std::string& what) {
+using Args = std::vector<std::string_view>;
+
+void fail(const Args& args, const std::string& what) {
   std::string shown;
-  for (const auto& a : args) shown += (shown.empty() ? "'" : " '") + a + "'";
+  for (const auto a : args) shown += (shown.empty() ? "'" : " '") + std::string(a) + "'";
   tpcheck::fuzz::require("arguments [" + shown + "]: " + what, "command-line option parser");
 }
 
 bool one_line(const std::string& text) { return !text.empty() && text.find('\n') == std::string::npos; }
 
-bool plain_decimal(const std::string& text) {
+bool plain_decimal(std::string_view text) {
   const std::size_t digits_from = (!text.empty() && text[0] == '-') ? 1 : 0;
   return text.size() > digits_from &&
          std::all_of(text.begin() + static_cast<std::ptrdiff_t>(digits_from), text.end(),
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The arguments, each as tpcheck::parse_decimal reads it (once per input: the
-// checks below ask about every taken value).
+// The input's arguments (views of its bytes), and each as tpcheck::parse_decimal
+// reads it, read once per input and only when a check asks (most inputs are
+// rejected by every parser, and no check asks). Kept across inputs: cleared,
+// not freed (an allocation per input costs a stack trace under ASan).
+Args g_args;
 std::vector<std::optional<tpcheck::BigInt>> g_numbers;
+bool g_numbers_read = false;
 
-bool is_argument(const tpcheck::BigInt& value) {
-  return std::any_of(g_numbers.begin(), g_numbers.end(), [&](const auto& v) { return v && *v == value; });
+const std::vector<std::optional<tpcheck::BigInt>>& numbers() {
+  if (!g_numbers_read) {
+    g_numbers.resize(g_args.size());
+    for (std::size_t i = 0; i < g_args.size(); ++i) g_numbers[i] = tpcheck::parse_decimal(g_args[i]);
+    g_numbers_read = true;
+  }
+  return g_numbers;
 }
 
-bool has(const std::vector<std::string>& args, const char* flag) {
+bool is_argument(const tpcheck::BigInt& value) {
+  return std::any_of(numbers().begin(), numbers().end(), [&](const auto& v) { return v && *v == value; });
+}
+
+bool has(const Args& args, std::string_view flag) {
   return std::find(args.begin(), args.end(), flag) != args.end();
 }
 
-void check_verify_options(const std::vector<std::string>& args) {
+void check_verify_options(const Args& args) {
   const auto parsed = tpcheck::cli::parse_verify_options(args);
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
@@ -81,7 +97,7 @@ void check_verify_options(const std::vector<std::string>& args) {
 }
 
 // Exactly one head source; the one given was an argument and is in bounds.
-void check_head_source(const std::vector<std::string>& args, const tpcheck::cli::HeadSource& h) {
+void check_head_source(const Args& args, const tpcheck::cli::HeadSource& h) {
   const bool heads = has(args, "--kv-heads"), mla = has(args, "--mla"), config = has(args, "--model-config");
   if (h.mla != mla || (heads ? 1 : 0) + (mla ? 1 : 0) + (config ? 1 : 0) != 1) {
     fail(args, "accepted without exactly one of --kv-heads, --mla and --model-config");
@@ -95,7 +111,7 @@ void check_head_source(const std::vector<std::string>& args, const tpcheck::cli:
   }
 }
 
-void check_matrix_options(const std::vector<std::string>& args) {
+void check_matrix_options(const Args& args) {
   const auto parsed = tpcheck::cli::parse_matrix_options(args);
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
@@ -110,7 +126,7 @@ void check_matrix_options(const std::vector<std::string>& args) {
   }
 }
 
-void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::SizingCommand command) {
+void check_sizing_options(const Args& args, tpcheck::cli::SizingCommand command) {
   const auto parsed = tpcheck::cli::parse_sizing_options(command, args);
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
@@ -136,10 +152,10 @@ void check_sizing_options(const std::vector<std::string>& args, tpcheck::cli::Si
   }
 }
 
-void check_parse_bounded(const std::vector<std::string>& args, std::int64_t lo, std::int64_t hi) {
-  const std::string& text = args.front();
+void check_parse_bounded(const Args& args, std::int64_t lo, std::int64_t hi) {
+  const std::string_view text = args.front();
   const auto parsed = tpcheck::cli::parse_bounded("--flag", text, lo, hi);
-  const auto& value = g_numbers.front();
+  const auto value = tpcheck::parse_decimal(text);
   const bool should_accept = plain_decimal(text) && value && *value >= lo && *value <= hi;
   const auto bounds = [&] { return " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; };
   if (const auto* error = std::get_if<std::string>(&parsed)) {
@@ -148,8 +164,10 @@ void check_parse_bounded(const std::vector<std::string>& args, std::int64_t lo, 
     return;
   }
   const std::int64_t got = std::get<std::int64_t>(parsed);
-  if (!should_accept) fail(args, "parse_bounded accepted '" + text + "'" + bounds() + " as " + std::to_string(got));
-  if (*value != got) fail(args, "parse_bounded read '" + text + "' as " + std::to_string(got));
+  if (!should_accept) {
+    fail(args, "parse_bounded accepted '" + std::string(text) + "'" + bounds() + " as " + std::to_string(got));
+  }
+  if (*value != got) fail(args, "parse_bounded read '" + std::string(text) + "' as " + std::to_string(got));
 }
 
 }  // namespace
@@ -160,15 +178,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::int64_t a = in.int64("lo");
   const std::int64_t b = in.int64("hi");
   const std::size_t skip = std::min(size, 2 * tpcheck::fuzz::FuzzInput::kFieldBytes);
-  const std::string text(reinterpret_cast<const char*>(data) + skip, size - skip);
-  std::vector<std::string> args;
+  const std::string_view text(reinterpret_cast<const char*>(data) + skip, size - skip);
+  Args& args = g_args;
+  args.clear();
+  g_numbers_read = false;
   std::size_t from = 0;
-  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1) {
     args.push_back(text.substr(from, nl - from));
   }
   if (from < text.size() || args.empty()) args.push_back(text.substr(from));
-  g_numbers.clear();
-  for (const std::string& a : args) g_numbers.push_back(tpcheck::parse_decimal(a));
   check_verify_options(args);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Check);
   check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);

@@ -26,7 +26,9 @@
 // int64 and again in cpp_int). Past kMaxListed the model refuses at once,
 // which stays checked.
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -45,85 +47,125 @@ bool slow_to_list(const Int& count) {
   return count > kMaxListedHere && count <= tpcheck::kMaxListed;
 }
 
-struct Call {
+// The oracle's reading of a line. Its buffers live across inputs (cleared,
+// not freed): an allocation per input costs a stack trace under ASan.
+struct Oracle {
+  std::vector<std::string_view> words;
   std::size_t op = 0;
   std::vector<tpcheck::BigInt> args;
+  std::vector<std::int64_t> narrow;  // args in int64, when each fits
 };
 
+// std::isspace (C locale) for every byte, asked once: a call into the C
+// library per character was a visible share of each input.
+const std::array<bool, 256>& spaces() {
+  static const std::array<bool, 256> table = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = std::isspace(c) != 0;
+    return t;
+  }();
+  return table;
+}
+
 // The whitespace-separated words of a line, as std::isspace (C locale) splits them.
-std::vector<std::string> words_of(std::string_view line) {
-  std::vector<std::string> words;
-  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  for (auto at = line.begin(); at != line.end();) {
-    const auto from = std::find_if_not(at, line.end(), space);
-    at = std::find_if(from, line.end(), space);
-    if (from != at) words.emplace_back(from, at);
+void split_words(std::string_view line, std::vector<std::string_view>& words) {
+  const auto& space = spaces();
+  words.clear();
+  for (std::size_t at = 0; at < line.size();) {
+    if (space[static_cast<unsigned char>(line[at])]) {
+      ++at;
+      continue;
+    }
+    const std::size_t from = at;
+    while (at < line.size() && !space[static_cast<unsigned char>(line[at])]) ++at;
+    words.push_back(line.substr(from, at - from));
   }
-  return words;
 }
 
-// The call a line makes, if it is a valid one.
-std::optional<Call> valid_call(std::string_view line) {
-  const std::vector<std::string> words = words_of(line);
-  if (words.empty()) return std::nullopt;
-  const auto op = tpcheck::operation_index(words.front());
-  if (!op) return std::nullopt;
+// The operation a word names, looked up here rather than by the parser's
+// tpcheck::operation_index.
+std::optional<std::size_t> named_operation(std::string_view word) {
+  const auto& infos = tpcheck::operation_infos();
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i].name == word) return i;
+  }
+  return std::nullopt;
+}
+
+// Whether the line (split into o.words) is a valid call; if so, o holds it.
+bool valid_call(Oracle& o) {
+  if (o.words.empty()) return false;
+  const auto op = named_operation(o.words.front());
+  if (!op) return false;
   const auto& params = tpcheck::operation_infos()[*op].params;
-  if (words.size() - 1 != params.size()) return std::nullopt;
-  Call call{*op, {}};
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    const auto value = tpcheck::parse_decimal(words[i]);
-    if (!value) return std::nullopt;
-    if (params[i - 1] == "MLA" && *value != 0 && *value != 1) return std::nullopt;
-    call.args.push_back(*value);
+  if (o.words.size() - 1 != params.size()) return false;
+  o.op = *op;
+  o.args.resize(params.size());
+  for (std::size_t i = 1; i < o.words.size(); ++i) {
+    auto value = tpcheck::parse_decimal(o.words[i]);
+    if (!value) return false;
+    if (params[i - 1] == "MLA" && *value != 0 && *value != 1) return false;
+    o.args[i - 1] = std::move(*value);
   }
-  return call;
+  return true;
 }
 
-bool too_long(const Call& c) {
-  using tpcheck::BigInt;
-  const auto name = tpcheck::operation_infos()[c.op].name;
-  const auto& a = c.args;
+// Whether every argument is a value of Int.
+template <class Int>
+bool all_fit(const Oracle& o) {
+  return std::all_of(o.args.begin(), o.args.end(),
+                     [](const tpcheck::BigInt& a) { return tpcheck::narrow_to<Int>(a).has_value(); });
+}
+
+// Whether the call lists a window or plan too long to list here (in int64
+// when the arguments fit: the same model, without cpp_int's arithmetic).
+template <class Int>
+bool too_long_in(const Oracle& o, const Int* a) {
+  const auto name = tpcheck::operation_infos()[o.op].name;
   if (name == "window") {
-    const auto span = tpcheck::window_span<BigInt>(a[0], a[1], a[2]);
+    const auto span = tpcheck::window_span<Int>(a[0], a[1], a[2]);
     return span.ok() && slow_to_list(span.value().end - span.value().first);
   }
   if (name == "plan") {
-    const auto count = tpcheck::plan_copy_count<BigInt>(a[0], a[1], a[2], a[3], a[4] != 0);
+    const auto count = tpcheck::plan_copy_count<Int>(a[0], a[1], a[2], a[3], a[4] != 0);
     return count.ok() && slow_to_list(count.value());
   }
   return false;
+}
+
+// The arguments in int64 (precondition: all_fit<std::int64_t>).
+const std::vector<std::int64_t>& narrowed(Oracle& o) {
+  o.narrow.clear();
+  for (const tpcheck::BigInt& a : o.args) o.narrow.push_back(a.convert_to<std::int64_t>());
+  return o.narrow;
+}
+
+bool too_long(Oracle& o) {
+  return all_fit<std::int64_t>(o) ? too_long_in(o, narrowed(o).data()) : too_long_in(o, o.args.data());
 }
 
 void fail(std::string_view line, const std::string& what) {
   tpcheck::fuzz::require("line '" + std::string(line) + "': " + what, "eval line parser");
 }
 
-// Whether every argument is a value of Int.
-template <class Int>
-bool all_fit(const Call& c) {
-  return std::all_of(c.args.begin(), c.args.end(),
-                     [](const tpcheck::BigInt& a) { return tpcheck::narrow_to<Int>(a).has_value(); });
-}
-
 // What a valid call gave in the model type Int (named `name`).
 template <class Int>
-void check_in_type(std::string_view line, const Call& call, const tpcheck::Evaluation& got, const char* name) {
-  if (!all_fit<Int>(call)) {
-    if (got.ok || got.text.find(std::string("does not fit in ") + name) == std::string::npos) {
-      fail(line, std::string("arguments beyond ") + name + " gave " + got.text);
-    }
+void check_in_type(std::string_view line, Oracle& o, const tpcheck::Evaluation& got, std::string_view name) {
+  if (!all_fit<Int>(o)) {
+    const std::string_view text = got.text;
+    const bool says_so = text.ends_with(name) && text.substr(0, text.size() - name.size()).ends_with("does not fit in ");
+    if (got.ok || !says_so) fail(line, "arguments beyond " + std::string(name) + " gave " + got.text);
     return;
   }
-  if (!got.ok) fail(line, std::string("a valid call in ") + name + " was rejected: " + got.text);
+  if (!got.ok) fail(line, "a valid call in " + std::string(name) + " was rejected: " + got.text);
   if constexpr (!std::is_same_v<Int, std::int16_t>) {
-    const std::string truth = tpcheck::evaluate_big(call.op, call.args);
-    if (got.text != truth) fail(line, "gives " + got.text + " in " + name + " but the cpp_int model gives " + truth);
+    const std::string truth = tpcheck::evaluate_big(o.op, o.args);
+    if (got.text != truth) {
+      fail(line, "gives " + got.text + " in " + std::string(name) + " but the cpp_int model gives " + truth);
+    }
   }
   if constexpr (std::is_same_v<Int, std::int64_t>) {
-    std::vector<std::int64_t> narrow;
-    for (const tpcheck::BigInt& a : call.args) narrow.push_back(a.convert_to<std::int64_t>());
-    const std::string direct = tpcheck::evaluate_int64(call.op, narrow);
+    const std::string direct = tpcheck::evaluate_int64(o.op, narrowed(o));
     if (direct != got.text) fail(line, "evaluate_int64 gives " + direct + " but the line gives " + got.text);
   }
 }
@@ -134,8 +176,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using tpcheck::ModelType;
   const std::string_view line(reinterpret_cast<const char*>(data), size);
   if (line.find('\n') != std::string_view::npos) return 0;  // --batch splits lines first
-  const std::optional<Call> call = valid_call(line);
-  if (call && too_long(*call)) return 0;
+  static Oracle oracle;
+  split_words(line, oracle.words);
+  const bool valid = valid_call(oracle);
+  if (valid && too_long(oracle)) return 0;
   // As `tpcheck eval --model NAME` reads NAME; no --model is Auto, which has no name.
   static constexpr const char* kNames[] = {"auto", "int16", "int64", "cpp_int"};
   static constexpr ModelType kTypes[] = {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt};
@@ -146,22 +190,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ModelType type = named.value_or(ModelType::Auto);
   const tpcheck::Evaluation got = tpcheck::evaluate_line(line, type);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
-  if (!call) {
+  if (!valid) {
     if (got.ok) fail(line, "an invalid call was accepted, giving " + got.text);
-    const std::vector<std::string> words = words_of(line);
+    const auto& words = oracle.words;
     if (!words.empty()) {
       const tpcheck::Evaluation single =
-          tpcheck::evaluate(words.front(), std::vector<std::string>(words.begin() + 1, words.end()), type);
+          tpcheck::evaluate(words.front(), std::span<const std::string_view>(words).subspan(1), type);
       if (single.ok || single.text != got.text) fail(line, "evaluate(OP, ARGS) gives " + single.text);
     }
     return 0;
   }
   switch (type) {
-    case ModelType::Int16: check_in_type<std::int16_t>(line, *call, got, "int16"); break;
-    case ModelType::Int64: check_in_type<std::int64_t>(line, *call, got, "int64"); break;
+    case ModelType::Int16: check_in_type<std::int16_t>(line, oracle, got, "int16"); break;
+    case ModelType::Int64: check_in_type<std::int64_t>(line, oracle, got, "int64"); break;
     // Auto and cpp_int hold every argument.
     case ModelType::Auto:
-    case ModelType::CppInt: check_in_type<tpcheck::BigInt>(line, *call, got, "cpp_int"); break;
+    case ModelType::CppInt: check_in_type<tpcheck::BigInt>(line, oracle, got, "cpp_int"); break;
   }
   return 0;
 }

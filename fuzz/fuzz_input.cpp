@@ -63,9 +63,11 @@ BigInt from_mode(std::uint8_t mode, std::uint64_t x, const BigInt& prev) {
 }
 
 std::uint64_t low_64_bits(const BigInt& v) {
-  // Two's complement of the magnitude's low word when v is negative.
-  const BigInt magnitude = boost::multiprecision::abs(v);
-  const std::uint64_t low = static_cast<std::uint64_t>(magnitude & BigInt(~std::uint64_t{0}));
+  // Two's complement of the magnitude's low word when v is negative. cpp_int
+  // keeps sign and magnitude, so the low word is its first limb (read in
+  // place: `abs(v) & mask` copied a value of up to 2^264 twice per field).
+  static_assert(sizeof(boost::multiprecision::limb_type) == sizeof(std::uint64_t), "one limb is the low word");
+  const std::uint64_t low = v.backend().limbs()[0];
   return v < 0 ? ~low + 1 : low;
 }
 
@@ -95,7 +97,7 @@ std::int64_t FuzzInput::int64(std::string_view name) {
   previous_ = from_mode(mode, x, previous_);
   const auto wrapped = static_cast<std::int64_t>(low_64_bits(previous_));
   previous_ = wrapped;
-  note(name, std::to_string(wrapped));
+  if (g_describe) note(name, std::to_string(wrapped));  // no text per input unless asked
   return wrapped;
 }
 

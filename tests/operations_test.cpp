@@ -1,7 +1,9 @@
 // The operations table behind `tpcheck eval`: names and argument orders, one
 // known value per operation, usage errors (arity, unknown name, bad integers,
 // MLA not 0/1), and dispatch to int64 or cpp_int by argument size.
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model_test_support.hpp"
@@ -262,6 +264,26 @@ TEST(Operations, EvaluateLineUsageErrorsProjectText) {
   EXPECT_EQ(run_line("   \t "), "usage: empty line: expected OP ARGS...");
   EXPECT_EQ(run_line("remote_rank 5 8"), "usage: usage: remote_rank r L R (3 arguments, got 2)");
   EXPECT_EQ(run_line("nope 1 2"), "usage: unknown operation 'nope'");
+  // The line keeps only as many words as an operation takes, plus one, but
+  // counts them all.
+  EXPECT_EQ(run_line("remote_rank 1 2 3 4 5 6 7 8 9 10 11 12"), "usage: usage: remote_rank r L R (3 arguments, got 12)");
+  EXPECT_EQ(run_line("plan 0 4 4 4 0 x y z w v u t s"), "usage: usage: plan d P D H MLA (5 arguments, got 13)");
+}
+
+TEST(Operations, ViewsAndStringsAreOneParser) {
+  const std::vector<std::vector<std::string>> calls = {
+      {"remote_rank", "5", "8", "4"}, {"remote_rank", "5"}, {"nope"}, {"plan", "0", "4", "4", "4", "2"},
+      {"tp_ratio", "1", std::string(30, '9')}, {"heads", "0x1", "4", "4"}};
+  for (const auto& call : calls) {
+    const std::vector<std::string> args(call.begin() + 1, call.end());
+    const std::vector<std::string_view> views(args.begin(), args.end());
+    for (const ModelType type : {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt}) {
+      const Evaluation from_strings = evaluate(call.front(), args, type);
+      const Evaluation from_views = evaluate(call.front(), std::span<const std::string_view>(views), type);
+      EXPECT_EQ(from_views.ok, from_strings.ok) << call.front();
+      EXPECT_EQ(from_views.text, from_strings.text) << call.front();
+    }
+  }
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cstring>
 
+#include "tpcheck/concat.hpp"
 #include "tpcheck/pyint.hpp"
+#include "tpcheck/text_scan.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -52,17 +54,16 @@ FrameParse garbage(std::string problem) {
   return p;
 }
 
+FrameParse line_too_long() {
+  return garbage(concat({"a line longer than ", std::to_string(kMaxHeaderLine), " bytes"}));
+}
+
 // The header's fields after the tag; false on anything else.
 bool parse_header(std::string_view tag, std::string_view rest, Frame& f, std::uint64_t& payload,
                   std::uint64_t& text_count) {
   payload = 0;
   text_count = 0;
-  auto escaped_rest = [&](std::string& into) {
-    auto text = unescape(rest);
-    if (!text) return false;
-    into = std::move(*text);
-    return true;
-  };
+  auto escaped_rest = [&](std::string& into) { return unescape(rest, into); };
   if (tag == "READY") {
     f.tag = Frame::Tag::Ready;
     return rest.empty();
@@ -266,48 +267,62 @@ bool read_exceptions(std::string_view body, std::vector<OutcomeText>& texts) {
 
 // Both copy the runs between special characters whole: a child's text is
 // mostly plain, and appending a character at a time was the largest single
-// cost of fuzz_conform_protocol (perf).
-std::string escape(std::string_view text) {
-  std::string out;
+// cost of fuzz_conform_protocol (perf). The runs are found by text_scan, not
+// string_view::find_first_of, which asks memchr once per character (and a
+// fuzz build intercepts every memchr).
+void escape(std::string_view text, std::string& out) {
+  static constexpr text_scan::ByteSet kSpecial("\\\n\r");
+  out.clear();
   out.reserve(text.size());
   std::size_t from = 0;
-  for (std::size_t at = text.find_first_of("\\\n\r"); at != std::string_view::npos;
-       at = text.find_first_of("\\\n\r", from)) {
+  for (std::size_t at = text_scan::find_first_of(text, kSpecial); at != std::string_view::npos;
+       at = text_scan::find_first_of(text, kSpecial, from)) {
     out.append(text.substr(from, at - from));
     out += text[at] == '\\' ? "\\\\" : text[at] == '\n' ? "\\n" : "\\r";
     from = at + 1;
   }
   out.append(text.substr(from));
-  return out;
 }
 
-std::optional<std::string> unescape(std::string_view text) {
-  if (text.find('\n') != std::string_view::npos) return std::nullopt;  // raw or escaped, never in a field
-  std::string out;
+bool unescape(std::string_view text, std::string& out) {
+  out.clear();
+  if (text.find('\n') != std::string_view::npos) return false;  // raw or escaped, never in a field
   out.reserve(text.size());
   std::size_t from = 0;
   for (std::size_t at = text.find('\\'); at != std::string_view::npos; at = text.find('\\', from)) {
     out.append(text.substr(from, at - from));
-    if (at + 1 == text.size()) return std::nullopt;
+    if (at + 1 == text.size()) return false;
     switch (text[at + 1]) {
       case '\\': out += '\\'; break;
       case 'n': out += '\n'; break;
       case 'r': out += '\r'; break;
-      default: return std::nullopt;
+      default: return false;
     }
     from = at + 2;
   }
   out.append(text.substr(from));
+  return true;
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  escape(text, out);
+  return out;
+}
+
+std::optional<std::string> unescape(std::string_view text) {
+  std::string out;
+  if (!unescape(text, out)) return std::nullopt;
   return out;
 }
 
 FrameParse parse_frame(std::string_view buffer) {
   const auto newline = buffer.find('\n');
   if (newline == std::string_view::npos) {
-    if (buffer.size() > kMaxHeaderLine) return garbage("a line longer than " + std::to_string(kMaxHeaderLine) + " bytes");
+    if (buffer.size() > kMaxHeaderLine) return line_too_long();
     return {};
   }
-  if (newline > kMaxHeaderLine) return garbage("a line longer than " + std::to_string(kMaxHeaderLine) + " bytes");
+  if (newline > kMaxHeaderLine) return line_too_long();
   std::string_view rest = buffer.substr(0, newline);
   const std::string_view tag = take_word(rest);
   FrameParse p;
@@ -315,7 +330,7 @@ FrameParse parse_frame(std::string_view buffer) {
   const bool texts = tag == "TEXTS" || tag == "ERRORS";
   if (!(texts ? parse_texts_header(tag, rest, p.frame, payload, text_count)
               : parse_header(tag, rest, p.frame, payload, text_count))) {
-    return garbage("'" + std::string(buffer.substr(0, std::min<std::size_t>(newline, 200))) + "'");
+    return garbage(concat({"'", buffer.substr(0, std::min<std::size_t>(newline, 200)), "'"}));
   }
   const std::size_t start = newline + 1;
   if (buffer.size() - start < payload) return {};  // the payload is still on its way
@@ -323,7 +338,7 @@ FrameParse parse_frame(std::string_view buffer) {
   if (texts) {
     p.frame.texts.resize(text_count);
     if (!(tag == "TEXTS" ? MarshalReader(body).outcomes(p.frame.texts) : read_exceptions(body, p.frame.texts))) {
-      return garbage("a " + std::string(tag) + " frame whose outcomes are not its count or form");
+      return garbage(concat({"a ", tag, " frame whose outcomes are not its count or form"}));
     }
   } else if (p.frame.tag == Frame::Tag::Outcomes) {
     p.frame.ids.resize(payload / 4);

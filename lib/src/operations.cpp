@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <unordered_map>
 
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/model.hpp"
@@ -149,11 +150,6 @@ const std::vector<Operation>& table() {
   return ops;
 }
 
-std::string usage_of(const OperationInfo& info) {
-  std::string u = std::string(info.name);
-  for (auto p : info.params) u += " " + std::string(p);
-  return u;
-}
 
 }  // namespace
 
@@ -167,10 +163,16 @@ const std::vector<OperationInfo>& operation_infos() {
 }
 
 std::optional<std::size_t> operation_index(std::string_view name) {
-  for (std::size_t i = 0; i < table().size(); ++i) {
-    if (table()[i].info.name == name) return i;
-  }
-  return std::nullopt;
+  // Hashed, not a scan of every name: eval's parser asks for each line, and
+  // in a fuzz build each comparison of a scan is a traced call.
+  static const std::unordered_map<std::string_view, std::size_t> by_name = [] {
+    std::unordered_map<std::string_view, std::size_t> m;
+    for (std::size_t i = 0; i < table().size(); ++i) m.emplace(table()[i].info.name, i);
+    return m;
+  }();
+  const auto found = by_name.find(name);
+  if (found == by_name.end()) return std::nullopt;
+  return found->second;
 }
 
 template <ModelInt Int>
@@ -226,111 +228,5 @@ std::string narrow_disagreement(std::size_t op, std::span<const Narrow> args) {
 }
 template std::string narrow_disagreement<std::int16_t>(std::size_t, std::span<const std::int16_t>);
 template std::string narrow_disagreement<std::int64_t>(std::size_t, std::span<const std::int64_t>);
-
-std::optional<ModelType> model_type_named(std::string_view name) {
-  if (name == "int16") return ModelType::Int16;
-  if (name == "int64") return ModelType::Int64;
-  if (name == "cpp_int") return ModelType::CppInt;
-  return std::nullopt;
-}
-
-std::variant<Call, std::string> parse_call(std::string_view name, const std::vector<std::string>& args) {
-  const auto index = operation_index(name);
-  if (!index) return "unknown operation '" + std::string(name) + "'";
-  const OperationInfo& info = table()[*index].info;
-  const auto& params = info.params;
-  if (args.size() != params.size()) {
-    return "usage: " + usage_of(info) + " (" + std::to_string(params.size()) + " arguments, got " +
-           std::to_string(args.size()) + ")";
-  }
-  Call call{*index, {}};
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    auto value = parse_decimal(args[i]);
-    if (!value) {
-      return "argument " + std::string(params[i]) + " of " + std::string(name) + " is not a decimal integer" +
-             " of at most " + std::to_string(kMaxDecimalDigits) + " digits: '" + args[i] + "'";
-    }
-    if (params[i].role == Role::Flag && *value != 0 && *value != 1) {
-      return "argument " + std::string(params[i].name) + " of " + std::string(name) + " must be 0 or 1, got '" + args[i] + "'";
-    }
-    call.args.push_back(std::move(*value));
-  }
-  return call;
-}
-
-namespace {
-
-// The separators of `std::istream >> word` in the C locale, which --batch
-// lines were first read with. The line is cut with find_first_(not_)of, not
-// a stream: building a stream and its locale for every line cost more than
-// evaluating most calls.
-constexpr std::string_view kSeparators = " \t\n\v\f\r";
-
-}  // namespace
-
-std::variant<Call, std::string> parse_call_line(std::string_view line) {
-  std::vector<std::string> words;
-  for (std::size_t from = line.find_first_not_of(kSeparators); from != std::string_view::npos;
-       from = line.find_first_not_of(kSeparators, from)) {
-    const std::size_t end = std::min(line.find_first_of(kSeparators, from), line.size());
-    words.emplace_back(line.substr(from, end - from));
-    from = end;
-  }
-  if (words.empty()) return std::string("empty line: expected OP ARGS...");
-  const std::string name = std::move(words.front());
-  words.erase(words.begin());
-  return parse_call(name, words);
-}
-
-namespace {
-
-// The arguments in Int, or which one does not fit.
-template <ModelInt Int>
-std::variant<std::vector<Int>, std::string> arguments_in(const Call& call) {
-  std::vector<Int> out;
-  for (std::size_t i = 0; i < call.args.size(); ++i) {
-    const std::optional<Int> v = narrow_to<Int>(call.args[i]);
-    if (!v) {
-      return "argument " + std::string(table()[call.op].info.params[i].name) + " = " + decimal(call.args[i]) +
-             " does not fit in " + std::string(model_type_name<Int>());
-    }
-    out.push_back(*v);
-  }
-  return out;
-}
-
-template <ModelInt Int>
-Evaluation run_in(const Call& call) {
-  const auto args = arguments_in<Int>(call);
-  if (const auto* error = std::get_if<std::string>(&args)) return {false, *error};
-  return {true, evaluate_in<Int>(call.op, std::get<std::vector<Int>>(args))};
-}
-
-// Runs a parsed call in the model type asked for; Auto: int64 when every
-// argument fits, cpp_int otherwise.
-Evaluation run(const std::variant<Call, std::string>& parsed, ModelType type) {
-  if (const auto* error = std::get_if<std::string>(&parsed)) return {false, *error};
-  const Call& call = std::get<Call>(parsed);
-  switch (type) {
-    case ModelType::Int16: return run_in<std::int16_t>(call);
-    case ModelType::Int64: return run_in<std::int64_t>(call);
-    case ModelType::CppInt: return run_in<BigInt>(call);
-    case ModelType::Auto: break;
-  }
-  // Decide by value, not by trying int64 first: the "does not fit" text that
-  // attempt would build renders a number of up to kMaxDecimalDigits digits,
-  // only to be thrown away.
-  const bool fits = std::all_of(call.args.begin(), call.args.end(),
-                                [](const BigInt& a) { return narrow_to<std::int64_t>(a).has_value(); });
-  return fits ? run_in<std::int64_t>(call) : run_in<BigInt>(call);
-}
-
-}  // namespace
-
-Evaluation evaluate(std::string_view name, const std::vector<std::string>& args, ModelType type) {
-  return run(parse_call(name, args), type);
-}
-
-Evaluation evaluate_line(std::string_view line, ModelType type) { return run(parse_call_line(line), type); }
 
 }  // namespace tpcheck

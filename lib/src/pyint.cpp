@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tpcheck/outcome.hpp"
+#include "tpcheck/text_scan.hpp"
 
 namespace tpcheck {
 
@@ -71,14 +72,11 @@ std::string decimal(const BigInt& v) {
   return {reversed.rbegin(), reversed.rend()};
 }
 
-std::optional<BigInt> parse_decimal(const std::string& text) {
+std::optional<BigInt> parse_decimal(std::string_view text) {
   std::size_t i = 0;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
   if (i == text.size()) return std::nullopt;
-  if (!std::all_of(text.begin() + static_cast<std::ptrdiff_t>(i), text.end(),
-                   [](char c) { return c >= '0' && c <= '9'; })) {
-    return std::nullopt;
-  }
+  if (!text_scan::all_digits(text.substr(i))) return std::nullopt;
   // Python counts leading zeros towards its digit limit.
   if (text.size() - i > kMaxDecimalDigits) return std::nullopt;
   // Boost reads a leading 0 as octal; Python reads decimal.
@@ -87,11 +85,10 @@ std::optional<BigInt> parse_decimal(const std::string& text) {
   if (text.size() - i <= 18) {
     // Fits in int64 (18 digits < 2^63): no cpp_int string parse, which costs
     // more than the call most lines make.
-    std::int64_t small = 0;
-    for (std::size_t k = i; k < text.size(); ++k) small = small * 10 + (text[k] - '0');
+    const std::int64_t small = text_scan::digits_value(text.substr(i));
     return BigInt(negative ? -small : small);
   }
-  BigInt value(text.substr(i));
+  BigInt value(std::string(text.substr(i)));
   return negative ? BigInt(-value) : value;
 }
 

@@ -127,6 +127,13 @@ TEST(ConformProtocol, EncodedFramesReadBack) {
   EXPECT_EQ(unescape(escape("x\\\n\r\ty")), "x\\\n\r\ty");
   EXPECT_FALSE(unescape("\\t"));
   EXPECT_FALSE(unescape("ends with \\"));
+  // The buffer forms replace what the buffer held.
+  std::string buffer = "stale";
+  escape("a\nb", buffer);
+  EXPECT_EQ(buffer, "a\\nb");
+  EXPECT_TRUE(unescape("c\\rd", buffer));
+  EXPECT_EQ(buffer, "c\rd");
+  EXPECT_FALSE(unescape("e\\q", buffer));
 }
 
 TEST(ConformProtocol, WritesRequests) {

@@ -63,6 +63,8 @@ struct Evaluation {
 enum class ModelType { Auto, Int16, Int64, CppInt };
 std::optional<ModelType> model_type_named(std::string_view name);  // "int16", "int64", "cpp_int"
 
+// `tpcheck eval OP ARGS...` (lib/src/calls.cpp, with the parsers below).
+Evaluation evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type = ModelType::Auto);
 Evaluation evaluate(std::string_view op, const std::vector<std::string>& args, ModelType type = ModelType::Auto);
 
 // A call as the one parser of "OP ARG..." reads it: the operation's index in
@@ -74,6 +76,7 @@ struct Call {
 };
 
 // The call, or a one-line usage error (the text `tpcheck eval` prints).
+std::variant<Call, std::string> parse_call(std::string_view op, std::span<const std::string_view> args);
 std::variant<Call, std::string> parse_call(std::string_view op, const std::vector<std::string>& args);
 
 // The same from one whitespace-separated line "OP ARG...".

@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tpcheck {
 
@@ -94,7 +95,8 @@ std::string decimal(const BigInt& v);
 // Python's int(text) restricted to optional sign and decimal digits, with at
 // most as many digits as Python converts by default (sys.get_int_max_str_digits).
 inline constexpr std::size_t kMaxDecimalDigits = 4300;
-std::optional<BigInt> parse_decimal(const std::string& text);
+// A view, not a string: parsers hand it words of a line without copying them.
+std::optional<BigInt> parse_decimal(std::string_view text);
 
 // The int64 value of v, if it fits.
 std::optional<std::int64_t> narrow(const BigInt& v);

@@ -53,6 +53,10 @@ inline constexpr std::uint32_t kInlineOutcome = UINT32_MAX;
 std::string escape(std::string_view text);
 // Undo it; nullopt on any other escape or a raw newline.
 std::optional<std::string> unescape(std::string_view text);
+// The same into `out` (replacing what it held), so that a caller that escapes
+// text after text reuses one buffer; unescape's false is nullopt above.
+void escape(std::string_view text, std::string& out);
+bool unescape(std::string_view text, std::string& out);
 
 // One outcome's text: a value's repr, or an exception's class and message.
 struct OutcomeText {
