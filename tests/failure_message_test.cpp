@@ -11,8 +11,8 @@
 namespace tpcheck::test {
 namespace {
 
-Message pieces_of_multiple_text(std::int64_t larger, std::int64_t smaller) {
-  Message m;
+FailureText pieces_of_multiple_text(std::int64_t larger, std::int64_t smaller) {
+  FailureText m;
   m.add_literal("remote");
   m.add_literal(" tp_size ");
   m.add_integer(larger);
@@ -27,7 +27,7 @@ Message pieces_of_multiple_text(std::int64_t larger, std::int64_t smaller) {
 TEST(FailureMessage, SpelledOutFromItsPieces) {
   EXPECT_EQ(pieces_of_multiple_text(6, 4).str(),
             "remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
-  Message big;
+  FailureText big;
   big.add_literal("n=");
   big.add_digits("18446744073709551616");
   big.add_integer(kMin);
@@ -35,40 +35,40 @@ TEST(FailureMessage, SpelledOutFromItsPieces) {
 }
 
 TEST(FailureMessage, EqualExactlyWhenTheTextsAre) {
-  const Message whole("remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
+  const FailureText whole("remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D");
   EXPECT_EQ(pieces_of_multiple_text(6, 4), whole);
   EXPECT_EQ(whole, pieces_of_multiple_text(6, 4));
   EXPECT_EQ(pieces_of_multiple_text(6, 4), pieces_of_multiple_text(6, 4));
   EXPECT_NE(pieces_of_multiple_text(6, 4), pieces_of_multiple_text(6, 3));
-  EXPECT_NE(pieces_of_multiple_text(6, 4), Message("remote tp_size 6"));
+  EXPECT_NE(pieces_of_multiple_text(6, 4), FailureText("remote tp_size 6"));
   // An integer and its digits spell the same text.
-  Message as_integer;
+  FailureText as_integer;
   as_integer.add_integer(42);
-  Message as_digits;
+  FailureText as_digits;
   as_digits.add_digits("42");
   EXPECT_EQ(as_integer, as_digits);
-  Message other;
+  FailureText other;
   other.add_digits("43");
   EXPECT_NE(as_integer, other);
 }
 
 TEST(FailureMessage, EmptyOnlyWithoutText) {
-  EXPECT_TRUE(Message().empty());
-  EXPECT_TRUE(Message("").empty());
-  Message blank;
+  EXPECT_TRUE(FailureText().empty());
+  EXPECT_TRUE(FailureText("").empty());
+  FailureText blank;
   blank.add_literal("");
   EXPECT_TRUE(blank.empty());
-  Message zero;
+  FailureText zero;
   zero.add_integer(0);
   EXPECT_FALSE(zero.empty());
-  EXPECT_FALSE(Message("x").empty());
+  EXPECT_FALSE(FailureText("x").empty());
 }
 
 TEST(FailureMessage, MorePiecesThanItHoldsIsAnError) {
-  Message m;
-  for (std::size_t i = 0; i < Message::kMaxPieces; ++i) m.add_literal("x");
+  FailureText m;
+  for (std::size_t i = 0; i < FailureText::kMaxPieces; ++i) m.add_literal("x");
   EXPECT_THROW(m.add_literal("x"), std::logic_error);
-  EXPECT_EQ(m.str(), std::string(Message::kMaxPieces, 'x'));
+  EXPECT_EQ(m.str(), std::string(FailureText::kMaxPieces, 'x'));
 }
 
 // The int64 and cpp_int models' failures on the same arguments are equal (the

@@ -13,15 +13,15 @@
 
 namespace tpcheck::msg {
 
-// A failure from its pieces: literal text (string literals only: a Message
+// A failure from its pieces: literal text (string literals only: a FailureText
 // keeps them by pointer) and integers of any model type, kept unrendered
-// (outcome.hpp's Message says why).
+// (outcome.hpp's FailureText says why).
 namespace detail {
-inline void add(Message& m, const char* literal) { m.add_literal(literal); }
-inline void add(Message& m, std::int16_t v) { m.add_integer(v); }
-inline void add(Message& m, std::int32_t v) { m.add_integer(v); }
-inline void add(Message& m, std::int64_t v) { m.add_integer(v); }
-inline void add(Message& m, __int128 v) {
+inline void add(FailureText& m, const char* literal) { m.add_literal(literal); }
+inline void add(FailureText& m, std::int16_t v) { m.add_integer(v); }
+inline void add(FailureText& m, std::int32_t v) { m.add_integer(v); }
+inline void add(FailureText& m, std::int64_t v) { m.add_integer(v); }
+inline void add(FailureText& m, __int128 v) {
   if (v >= std::numeric_limits<std::int64_t>::min() && v <= std::numeric_limits<std::int64_t>::max()) {
     m.add_integer(static_cast<std::int64_t>(v));
   } else {
@@ -30,7 +30,7 @@ inline void add(Message& m, __int128 v) {
 }
 // A cpp_int that fits int64 is kept as one, so the int64 and cpp_int models'
 // failures compare piece by piece (the differential's case).
-inline void add(Message& m, const BigInt& v) {
+inline void add(FailureText& m, const BigInt& v) {
   if (const std::optional<std::int64_t> small = narrow(v)) {
     m.add_integer(*small);
   } else {
@@ -41,8 +41,8 @@ inline void add(Message& m, const BigInt& v) {
 
 template <class... Parts>
 Failure make(ErrorKind kind, const Parts&... parts) {
-  static_assert(sizeof...(Parts) <= Message::kMaxPieces, "more pieces than a Message holds");
-  Failure f{kind, Message()};
+  static_assert(sizeof...(Parts) <= FailureText::kMaxPieces, "more pieces than a FailureText holds");
+  Failure f{kind, FailureText()};
   (detail::add(f.message, parts), ...);
   return f;
 }

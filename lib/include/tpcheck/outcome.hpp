@@ -23,14 +23,14 @@ std::string_view kind_name(ErrorKind kind);
 // static: a string literal), an integer that fits int64 by value. Only a
 // larger integer's digits (the cpp_int model's) and a text given whole are
 // stored as text.
-class Message {
+class FailureText {
  public:
   // The most pieces a message has (the longest, "{role} tp_size {a} must be a
   // multiple of {role} tp_size {b} for heterogeneous-TP P/D", has 8).
   static constexpr std::size_t kMaxPieces = 8;
 
-  Message() = default;
-  explicit Message(std::string text);
+  FailureText() = default;
+  explicit FailureText(std::string text);
 
   // Appends a piece. Precondition: fewer than kMaxPieces so far (messages.hpp
   // checks its shapes at compile time).
@@ -44,7 +44,7 @@ class Message {
 
   // The same text; pieces that differ (a whole text against its pieces) are
   // compared as text.
-  friend bool operator==(const Message& a, const Message& b);
+  friend bool operator==(const FailureText& a, const FailureText& b);
 
  private:
   enum class Kind : std::uint8_t { Literal, Integer, Text };
@@ -56,7 +56,7 @@ class Message {
       std::uint32_t text[2];  // offset and length in text_
     } as{nullptr};
   };
-  static bool same_pieces(const Message& a, const Message& b);
+  static bool same_pieces(const FailureText& a, const FailureText& b);
   void add_piece(Piece p);
 
   std::array<Piece, kMaxPieces> pieces_{};
@@ -66,7 +66,7 @@ class Message {
 
 struct Failure {
   ErrorKind kind;
-  Message message;
+  FailureText message;
   bool operator==(const Failure&) const = default;
 };
 
@@ -91,13 +91,13 @@ class Outcome {
 };
 
 inline Failure value_error(std::string message) {
-  return {ErrorKind::ValueError, Message(std::move(message))};
+  return {ErrorKind::ValueError, FailureText(std::move(message))};
 }
 inline Failure not_implemented_error(std::string message) {
-  return {ErrorKind::NotImplementedError, Message(std::move(message))};
+  return {ErrorKind::NotImplementedError, FailureText(std::move(message))};
 }
 inline Failure assertion_error(std::string message) {
-  return {ErrorKind::AssertionError, Message(std::move(message))};
+  return {ErrorKind::AssertionError, FailureText(std::move(message))};
 }
 
 }  // namespace tpcheck

@@ -7,7 +7,7 @@
 
 namespace tpcheck {
 
-Message::Message(std::string text) : text_(std::move(text)) {
+FailureText::FailureText(std::string text) : text_(std::move(text)) {
   Piece p;
   p.kind = Kind::Text;
   p.as.text[0] = 0;
@@ -15,28 +15,28 @@ Message::Message(std::string text) : text_(std::move(text)) {
   add_piece(p);
 }
 
-void Message::add_piece(Piece p) {
+void FailureText::add_piece(Piece p) {
   // A shape past kMaxPieces is a bug of messages.hpp, which checks its shapes
   // at compile time; never write past the array.
-  if (count_ == kMaxPieces) throw std::logic_error("a failure message has more than Message::kMaxPieces pieces");
+  if (count_ == kMaxPieces) throw std::logic_error("a failure message has more than FailureText::kMaxPieces pieces");
   pieces_[count_++] = p;
 }
 
-void Message::add_literal(const char* text) {
+void FailureText::add_literal(const char* text) {
   Piece p;
   p.kind = Kind::Literal;
   p.as.literal = text;
   add_piece(p);
 }
 
-void Message::add_integer(std::int64_t value) {
+void FailureText::add_integer(std::int64_t value) {
   Piece p;
   p.kind = Kind::Integer;
   p.as.integer = value;
   add_piece(p);
 }
 
-void Message::add_digits(std::string_view digits) {
+void FailureText::add_digits(std::string_view digits) {
   Piece p;
   p.kind = Kind::Text;
   p.as.text[0] = static_cast<std::uint32_t>(text_.size());
@@ -45,7 +45,7 @@ void Message::add_digits(std::string_view digits) {
   add_piece(p);
 }
 
-void Message::append_to(std::string& out) const {
+void FailureText::append_to(std::string& out) const {
   for (std::size_t i = 0; i < count_; ++i) {
     const Piece& p = pieces_[i];
     switch (p.kind) {
@@ -61,13 +61,13 @@ void Message::append_to(std::string& out) const {
   }
 }
 
-std::string Message::str() const {
+std::string FailureText::str() const {
   std::string out;
   append_to(out);
   return out;
 }
 
-bool Message::empty() const {
+bool FailureText::empty() const {
   for (std::size_t i = 0; i < count_; ++i) {
     const Piece& p = pieces_[i];
     if (p.kind == Kind::Integer) return false;
@@ -77,7 +77,7 @@ bool Message::empty() const {
   return true;
 }
 
-bool Message::same_pieces(const Message& a, const Message& b) {
+bool FailureText::same_pieces(const FailureText& a, const FailureText& b) {
   if (a.count_ != b.count_) return false;
   for (std::size_t i = 0; i < a.count_; ++i) {
     const Piece& x = a.pieces_[i];
@@ -101,8 +101,8 @@ bool Message::same_pieces(const Message& a, const Message& b) {
   return true;
 }
 
-bool operator==(const Message& a, const Message& b) {
-  if (Message::same_pieces(a, b)) return true;
+bool operator==(const FailureText& a, const FailureText& b) {
+  if (FailureText::same_pieces(a, b)) return true;
   // Pieces that differ may still spell the same text; compared in buffers
   // kept per thread, so a comparison allocates only while they grow.
   thread_local std::string x, y;
