@@ -372,7 +372,12 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
   return g.take();
 }
 
-z3::expr single_source_cases(Goals& g) {
+namespace {
+
+// The goals that prove, case by case, that on loadable sizings (0 <= d < D)
+// MoRIIO's single copy is the general plan exactly when the guard accepts
+// and the pair is divisible (AcceptedSizingIsServedCorrectly cites them).
+void single_source_cases(Goals& g) {
   const Encoding& e = g.enc();
   const PlanSetting s(g);
   const z3::expr agrees = single_source_agrees(e, s);
@@ -382,8 +387,8 @@ z3::expr single_source_cases(Goals& g) {
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
   const std::string claim =
       "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
-  z3::expr cases = g.fact(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
-                          agrees == (guard_accepts && divisible), calls);
+  g.add(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
+        agrees == (guard_accepts && divisible), calls);
   // P > H: case by case, the decode side split or replicated and either side
   // larger, with the shapes of both sides given and the quotients abstracted.
   const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
@@ -405,7 +410,6 @@ z3::expr single_source_cases(Goals& g) {
                                (decode_larger ? s.D >= s.P : s.D < s.P) &&
                                (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
                            agrees == (guard_accepts && divisible), calls);
-        cases = cases && z3::implies(goal.domain, goal.holds);
         s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
         if (!decode_larger) {
@@ -423,8 +427,9 @@ z3::expr single_source_cases(Goals& g) {
       }
     }
   }
-  return cases;
 }
+
+}  // namespace
 
 std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
   Goals g(e);

@@ -104,6 +104,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::Unknown: return "unknown";
     case Verdict::Vacuous: return "vacuous";
     case Verdict::NotProved: return "not proved";
+    case Verdict::CitesUnproved: return "cites unproved";
   }
   return "?";
 }
@@ -180,29 +181,80 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   return finish(Verdict::Refuted, "");
 }
 
+void settle_citations(std::vector<InvariantResult>& results) {
+  for (InvariantResult& out : results) {
+    for (const std::string& name : out.cites) {
+      const auto cited = std::find_if(results.begin(), results.end(),
+                                      [&](const InvariantResult& r) { return r.invariant == name; });
+      if (cited != results.end() && cited->verdict == Verdict::Proved) continue;
+      if (out.verdict == Verdict::Proved) out.verdict = Verdict::CitesUnproved;
+      out.reason += std::string(out.reason.empty() ? "" : "; ") + "depends on " + name + ", which is " +
+                    (cited == results.end() ? "not run" : std::string(verdict_name(cited->verdict)));
+    }
+  }
+}
+
+namespace {
+
+bool named(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool has_goals(const inv::Entry& entry) { return entry.proof.has_goals() && goals_of(entry.name); }
+
+// How many goals an invariant's proof has; adds the invariants they cite to `cites`.
+std::size_t outline(const InvariantGoals& goals, Fault fault, std::vector<std::string>& cites) {
+  z3::context c;
+  const std::vector<Goal> built = goals.goals(Encoding(c, fault));
+  for (const Goal& goal : built) {
+    for (const std::string& name : goal.cites) {
+      if (!named(cites, name)) cites.push_back(name);
+    }
+  }
+  return built.size();
+}
+
+}  // namespace
+
+std::vector<std::string> invariants_to_run(const RunOptions& options, std::vector<std::string>* cited) {
+  // The selected invariants' proofs stand on the invariants they cite: those run too.
+  std::vector<std::string> cites;
+  for (const inv::Entry& entry : inv::registry()) {
+    if ((options.only.empty() || named(options.only, entry.name)) && has_goals(entry)) {
+      outline(*goals_of(entry.name), options.fault, cites);
+    }
+  }
+  std::vector<std::string> out;
+  for (const inv::Entry& entry : inv::registry()) {
+    if (options.only.empty() || named(options.only, entry.name) || named(cites, entry.name)) out.emplace_back(entry.name);
+  }
+  if (cited) *cited = cites;
+  return out;
+}
+
 std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
+  std::vector<std::string> cited;
+  const std::vector<std::string> to_run = invariants_to_run(options, &cited);
   std::vector<InvariantResult> results;
   // The goals to prove, as (invariant, goal index): they are independent (a
-  // goal given another's fact only assumes it; the invariant needs both), so
-  // the threads share them out one goal at a time, the slow invariants too.
+  // goal given another's fact or a cited statement only assumes it; the
+  // invariant needs both), so the threads share them out one goal at a time,
+  // the slow invariants too.
   std::vector<std::pair<std::size_t, std::size_t>> work;
   std::vector<const InvariantGoals*> proofs;
   for (const inv::Entry& entry : inv::registry()) {
-    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), entry.name) == options.only.end()) {
-      continue;
-    }
+    if (!named(to_run, entry.name)) continue;
+    const bool is_cited = named(cited, entry.name);
     const inv::Proof& status = entry.proof;
     const bool proved = status.status == inv::Proof::Status::ByZ3;
     const std::string text = status.text ? status.text : "";
-    results.push_back({entry.name, Verdict::NotProved, 0, 0, proved ? text : "", proved ? "" : text, {}});
-    const InvariantGoals* goals = goals_of(entry.name);
-    proofs.push_back(goals);
+    results.push_back({entry.name, Verdict::NotProved, 0, 0, proved ? text : "", proved ? "" : text, {}, {}});
+    proofs.push_back(goals_of(entry.name));
     // proof_status_disagreements (checked by tpcheck prove first) says goals exist where the status has them.
-    if (!goals || !status.has_goals() || (!proved && !options.pending)) continue;
+    if (!has_goals(entry) || (!proved && !options.pending && !is_cited)) continue;
     results.back().reason.clear();
     results.back().verdict = Verdict::Proved;
-    z3::context c;
-    const std::size_t count = goals->goals(Encoding(c, options.fault)).size();
+    const std::size_t count = outline(*proofs.back(), options.fault, results.back().cites);
     results.back().goals.resize(count);
     for (std::size_t g = 0; g < count; ++g) work.emplace_back(results.size() - 1, g);
   }
@@ -229,6 +281,7 @@ std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
       out.cpu_seconds += g.cpu_seconds;
     }
   }
+  settle_citations(results);
   return results;
 }
 
