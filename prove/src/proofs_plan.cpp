@@ -32,6 +32,28 @@ Law fraction_law(z3::context& c) {
           H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
 }
 
+// x // c == y when c == a * b and y is (x // a) // b, each quotient given by
+// its definition: the decode rank's head when both sides replicate and D is
+// a multiple of P (c == D/H, a == D/P, b == P/H).
+Law nested_quotient_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), a = c.int_const("law.a"), b = c.int_const("law.b"),
+                 ab = c.int_const("law.c"), s = c.int_const("law.s"), y = c.int_const("law.y");
+  return {"x // c == y where c == a * b, a * s <= x < a * s + a, b * y <= s < b * y + b, a, b >= 1",
+          {x, a, b, ab, s, y},
+          a >= 1 && b >= 1 && ab == a * b && a * s <= x && x < a * s + a && b * y <= s && s < b * y + b,
+          floor_div(x, ab) == y};
+}
+
+// a == b * c where a * x == h, b * y == h, c * x == y and x >= 1: one side's
+// heads (or replicas) per rank is the other's times D/P (both sides split:
+// H/P == H/D * D/P; both replicate: D/H == D/P * P/H).
+Law cancellation_law(z3::context& c) {
+  const z3::expr a = c.int_const("law.a"), b = c.int_const("law.b"), k = c.int_const("law.c"),
+                 x = c.int_const("law.x"), y = c.int_const("law.y"), h = c.int_const("law.h");
+  return {"a == b * c where a * x == h, b * y == h, c * x == y, x >= 1", {a, b, k, x, y, h},
+          x >= 1 && a * x == h && b * y == h && k * x == y, a == b * k};
+}
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -240,6 +262,7 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         goal.lemmas.push_back(floor_div(s.own[1] - 1, s.per_rank) == source);
       } else {
         // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
+        goal.use(cancellation_law(e.ctx()), {s.decode_replicas, per_source, s.replicas, s.heads_total, s.P, s.D});
         goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
         goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
         goal.lemmas.push_back(s.anchor == source);
@@ -387,13 +410,48 @@ void single_source_cases(Goals& g) {
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
   const std::string claim =
       "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
-  g.add(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
-        agrees == (guard_accepts && divisible), calls);
-  // P > H: case by case, the decode side split or replicated and either side
-  // larger, with the shapes of both sides given and the quotients abstracted.
+  // P <= H: case by case, the decode side split or replicated and either
+  // side larger (the cases cover it: P <= H < D means D > P). Both sides
+  // split and D >= P: apart when D is no multiple of P, and otherwise with the
+  // sizes' relations as lemmas, as in PlanSourcesMatchNixlOnDivisiblePairs.
+  const z3::expr per_source = floor_div(s.D, s.P), source = floor_div(s.d, per_source);
+  const z3::expr divides = floor_mod(s.D, s.P) == 0;
+  const z3::expr split_shape = s.shape_fact(g, PrefillSide::Splits);
   const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
   const z3::expr decode_shape[] = {s.decode_fact(g, DecodeSide::Splits), s.decode_fact(g, DecodeSide::Replicates)};
-  const z3::expr per_source = floor_div(s.D, s.P), source = floor_div(s.d, per_source);
+  for (const DecodeSide decode_side : kDecodeSides) {
+    for (const bool decode_larger : {true, false}) {
+      if (decode_side == DecodeSide::Replicates && !decode_larger) continue;  // P <= H < D: not D < P
+      const bool by_divisibility = decode_side == DecodeSide::Splits && decode_larger;
+      for (const bool multiple : by_divisibility ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
+        Goal& goal = g.add(claim + where(PrefillSide::Splits) + where(decode_side) + (decode_larger ? ", D >= P" : ", D < P") +
+                               (by_divisibility ? (multiple ? ", P divides D" : ", P does not divide D") : ""),
+                           s.loadable && s.on(PrefillSide::Splits) && s.on(decode_side) &&
+                               (decode_larger ? s.D >= s.P : s.D < s.P) &&
+                               (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
+                           agrees == (guard_accepts && divisible), calls);
+        if (!by_divisibility || !multiple) continue;
+        // d's heads lie in the page of d // (D/P), which holds them exactly when D == P.
+        s.simplify(goal, PrefillSide::Splits, DecodeSide::Splits, split_shape, decode_shape[0],
+                   {per_source * s.P == s.D});
+        goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(true));
+        abstract_quotient(goal, s.D, s.P);
+        abstract_quotient(goal, s.d, per_source);
+        goal.use(cancellation_law(e.ctx()), {s.per_rank, s.per_decode_rank, per_source, s.P, s.D, s.heads_total});
+        goal.lemmas.push_back(s.per_rank == s.per_decode_rank * per_source);
+        abstract_quotient(goal, s.own[0], s.per_rank);
+        abstract_quotient(goal, s.own[1] - 1, s.per_rank);
+        // d's first and last head x: x // (H/D) == d, d // (D/P) == source.
+        for (const z3::expr& x : {s.own[0], s.own[1] - 1}) {
+          goal.use(nested_quotient_law(e.ctx()), {x, s.per_decode_rank, per_source, s.per_rank, s.d, source});
+          goal.lemmas.push_back(floor_div(x, s.per_rank) == source);
+        }
+        s.page_start(goal, e.remote_rank(s.d, s.D, s.P).value[0], PrefillSide::Splits);
+      }
+    }
+  }
+  // P > H: case by case, the decode side split or replicated and either side
+  // larger, with the shapes of both sides given and the quotients abstracted.
   for (const DecodeSide decode_side : kDecodeSides) {
     for (const bool decode_larger : {true, false}) {
       if (decode_side == DecodeSide::Splits && decode_larger) continue;  // D <= H < P: not D >= P
@@ -402,7 +460,6 @@ void single_source_cases(Goals& g) {
       // PlanSourcesMatchNixlOnDivisiblePairs.
       const bool by_divisibility = decode_side == DecodeSide::Replicates && decode_larger;
       for (const bool multiple : by_divisibility ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
-        const z3::expr divides = floor_mod(s.D, s.P) == 0;
         Goal& goal = g.add(claim + where(PrefillSide::Replicates) + where(decode_side) +
                                (decode_larger ? ", D >= P" : ", D < P") +
                                (by_divisibility ? (multiple ? ", P divides D" : ", P does not divide D") : ""),
@@ -412,15 +469,20 @@ void single_source_cases(Goals& g) {
                            agrees == (guard_accepts && divisible), calls);
         s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
+        goal.use(quotient_law(e.ctx()), {s.heads_total, s.P, e.num(0)});  // H // P == 0: a page is one head
         if (!decode_larger) {
           abstract_quotient(goal, s.P, s.D);
         } else if (multiple) {
           goal.lemmas.push_back(per_source * s.P == s.D);
           abstract_quotient(goal, s.D, s.P);
           abstract_quotient(goal, s.d, per_source);
+          goal.use(cancellation_law(e.ctx()), {s.decode_replicas, per_source, s.replicas, s.heads_total, s.P, s.D});
           goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+          goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
           goal.lemmas.push_back(s.anchor == source);
           abstract_quotient(goal, source, s.replicas);
+          goal.use(nested_quotient_law(e.ctx()),
+                   {s.d, per_source, s.replicas, s.decode_replicas, source, floor_div(source, s.replicas)});
           goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
           s.page_start(goal, source, PrefillSide::Replicates);
         }
