@@ -472,6 +472,12 @@ void single_source_cases(Goals& g) {
         goal.use(quotient_law(e.ctx()), {s.heads_total, s.P, e.num(0)});  // H // P == 0: a page is one head
         if (!decode_larger) {
           abstract_quotient(goal, s.P, s.D);
+          if (decode_side == DecodeSide::Replicates) {
+            // Where D divides P, P == (P/D) * D and the anchor is d * (P/D). (With the
+            // decode side split, the same laws leave the definition of P/D unsettled.)
+            goal.use(divides_law(e.ctx()), {s.P, s.D});
+            goal.use(multiple_law(e.ctx()), {s.d, s.D, floor_div(s.P, s.D), s.P});
+          }
         } else if (multiple) {
           goal.lemmas.push_back(per_source * s.P == s.D);
           abstract_quotient(goal, s.D, s.P);
