@@ -506,9 +506,12 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
   const auto one = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla).element(e.num(0));
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);
   const z3::expr agrees = single_source_agrees(e, s);
-  g.add("where it is, the single source holds exactly the decode rank's heads", s.loadable && agrees,
-        source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
-        {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});
+  for (const PrefillSide side : kPrefillSides) {
+    g.add("where it is, the single source holds exactly the decode rank's heads" + where(side),
+          s.loadable && s.on(side) && agrees,
+          source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
+          {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});
+  }
   return g.take();
 }
 
