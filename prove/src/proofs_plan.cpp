@@ -430,6 +430,25 @@ void single_source_cases(Goals& g) {
                                (decode_larger ? s.D >= s.P : s.D < s.P) &&
                                (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
                            agrees == (guard_accepts && divisible), calls);
+        if (decode_side == DecodeSide::Replicates) {
+          // P <= H < D: d's one head is d // (D/H), its source d // (D/P)
+          // == (d // (D/H)) // (H/P), whose page holds just that head exactly
+          // when H/P == 1.
+          s.simplify(goal, PrefillSide::Splits, DecodeSide::Replicates, split_shape, decode_shape[1],
+                     {per_source * s.P == s.D});
+          goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(true));
+          abstract_quotient(goal, s.D, s.P);
+          abstract_quotient(goal, s.d, per_source);
+          goal.use(cancellation_law(e.ctx()), {per_source, s.decode_replicas, s.per_rank, s.P, s.heads_total, s.D});
+          goal.lemmas.push_back(per_source == s.decode_replicas * s.per_rank);
+          const z3::expr head_source = floor_div(s.replica_head, s.per_rank);
+          abstract_quotient(goal, s.replica_head, s.per_rank);
+          goal.use(nested_quotient_law(e.ctx()),
+                   {s.d, s.decode_replicas, s.per_rank, per_source, s.replica_head, head_source});
+          goal.lemmas.push_back(source == head_source);
+          s.page_start(goal, e.remote_rank(s.d, s.D, s.P).value[0], PrefillSide::Splits);
+          continue;
+        }
         if (!by_divisibility || !multiple) continue;
         // d's heads lie in the page of d // (D/P), which holds them exactly when D == P.
         s.simplify(goal, PrefillSide::Splits, DecodeSide::Splits, split_shape, decode_shape[0],
