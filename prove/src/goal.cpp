@@ -68,6 +68,11 @@ Law divides_law(z3::context& c) {
           b * floor_div(x, b) == x};
 }
 
+Law quotient_definition_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b"), q = floor_div(x, b);
+  return {"b * (x // b) <= x < b * (x // b) + b where b >= 1", {x, b}, b >= 1, b * q <= x && x < b * q + b};
+}
+
 void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {
   const z3::expr q = floor_div(num, den);
   goal.lemmas.push_back(den * q <= num && num < den * q + den);

@@ -113,8 +113,9 @@ struct PlanSetting {
       return;
     }
     const z3::expr y = floor_div(x, replicas);
+    goal.use(quotient_definition_law(P.ctx()), {x, replicas});
     goal.use(fraction_law(P.ctx()), {x, heads_total, replicas, P, y});
-    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas, first == y});
+    goal.lemmas.push_back(first == y);
     goal.abstracted.push_back(y);
   }
   z3::expr ctx_true() const { return g_bool(true); }

@@ -109,6 +109,10 @@ class Goals {
   std::vector<Goal> goals_;
 };
 
+// b * (x // b) <= x < b * (x // b) + b wherever b >= 1: the definition of a
+// quotient, for a goal to be given where the divisor is known positive.
+Law quotient_definition_law(z3::context& c);
+
 // Replaces floor_div(num, den) (as the encoding builds it) by a free
 // constant q bound by its definition, den * q <= num < den * q + den: a lemma
 // proved first, so den must be positive wherever the goal's domain holds.
