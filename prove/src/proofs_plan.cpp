@@ -255,12 +255,27 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       if (side == PrefillSide::Splits) {
         // A prefill page is D/P decode pages (or D/P decode replicas of its
         // heads): d's heads lie in the page of d // (D/P).
-        goal.lemmas.push_back(decode_side == DecodeSide::Splits ? s.per_rank == s.per_decode_rank * per_source
-                                                                : per_source == s.decode_replicas * s.per_rank);
+        // The laws: the cancellation (H/P == H/D * D/P, or D/P == D/H * H/P)
+        // and the nested quotient for d's first and last head.
+        const bool decode_splits = decode_side == DecodeSide::Splits;
+        if (decode_splits) {
+          goal.use(cancellation_law(e.ctx()), {s.per_rank, s.per_decode_rank, per_source, s.P, s.D, s.heads_total});
+        } else {
+          goal.use(cancellation_law(e.ctx()), {per_source, s.decode_replicas, s.per_rank, s.P, s.heads_total, s.D});
+        }
+        goal.lemmas.push_back(decode_splits ? s.per_rank == s.per_decode_rank * per_source
+                                            : per_source == s.decode_replicas * s.per_rank);
         abstract_quotient(goal, s.own[0], s.per_rank);
         abstract_quotient(goal, s.own[1] - 1, s.per_rank);
-        goal.lemmas.push_back(floor_div(s.own[0], s.per_rank) == source);
-        goal.lemmas.push_back(floor_div(s.own[1] - 1, s.per_rank) == source);
+        for (const z3::expr& x : {s.own[0], s.own[1] - 1}) {
+          if (decode_splits) {  // x // (H/D) == d
+            goal.use(nested_quotient_law(e.ctx()), {x, s.per_decode_rank, per_source, s.per_rank, s.d, source});
+          } else {  // x == d // (D/H)
+            goal.use(nested_quotient_law(e.ctx()),
+                     {s.d, s.decode_replicas, s.per_rank, per_source, s.replica_head, floor_div(x, s.per_rank)});
+          }
+          goal.lemmas.push_back(floor_div(x, s.per_rank) == source);
+        }
       } else {
         // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
         goal.use(cancellation_law(e.ctx()), {s.decode_replicas, per_source, s.replicas, s.heads_total, s.P, s.D});
@@ -268,6 +283,8 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
         goal.lemmas.push_back(s.anchor == source);
         abstract_quotient(goal, source, s.replicas);
+        goal.use(nested_quotient_law(e.ctx()),
+                 {s.d, per_source, s.replicas, s.decode_replicas, source, floor_div(source, s.replicas)});
         goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
       }
     }
