@@ -404,9 +404,10 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         // Both replicate: the whole window holds d's one head; the anchor is its first rank.
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
         goal("the plan has one copy (so no two sources)", narrow, s.count == 1, {});
-        goal(none_after, after_last, !starts_range(q),
-             {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head},
-             {q, q - 1});
+        head_of(goal(none_after, after_last, !starts_range(q),
+                     {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head},
+                     {q, q - 1}),
+                {{q, s.replica_head}, {q - 1, s.replica_head}});
       }
     }
   }
