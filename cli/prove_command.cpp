@@ -28,6 +28,9 @@ constexpr const char* kProveUsage =
     "  Proves each invariant of SPEC §9 that is a statement over a fixed number of integers\n"
     "  with Z3, for unbounded integers, and lists the others with the reason.\n"
     "  --goals: list every goal with its verdict and time, not only those not proved\n"
+    "  --only: prove these invariants, and those whose proved statements their goals cite\n"
+    "  An invariant that cites another (\"depends on\") is proved only when that one is;\n"
+    "  its time counts its own goals only.\n"
     "  --pending: also run the stated proofs that Z3 does not settle within the budget yet\n"
     "  --budget: seconds per goal before its checks give up (default 120)\n"
     "  --threads: goals proved at once (default: one per core)\n"
@@ -100,6 +103,13 @@ void print_list() {
   }
 }
 
+// A citing invariant's times are its own goals'; it stands on the cited ones.
+std::string cites_text(const prove::InvariantResult& r) {
+  std::string out;
+  for (const std::string& name : r.cites) out += (out.empty() ? "; depends on " : ", ") + name;
+  return out;
+}
+
 void print_text(const std::vector<prove::InvariantResult>& results, bool all_goals) {
   for (const auto& r : results) {
     std::cout << std::left << std::setw(50) << r.invariant << std::setw(12) << prove::verdict_name(r.verdict)
@@ -109,7 +119,8 @@ void print_text(const std::vector<prove::InvariantResult>& results, bool all_goa
       continue;
     }
     std::cout << std::setw(8) << seconds_text(r.seconds) << "  (CPU " << seconds_text(r.cpu_seconds) << ", "
-              << r.goals.size() << " goals)\n";
+              << r.goals.size() << " goals" << cites_text(r) << ")\n";
+    if (!r.reason.empty()) std::cout << "    " << r.reason << "\n";
     for (const auto& g : r.goals) {
       if (g.verdict == prove::Verdict::Proved && !all_goals) continue;
       std::cout << "    " << prove::verdict_name(g.verdict) << " in " << seconds_text(g.seconds) << " (CPU "
@@ -131,7 +142,9 @@ void print_json(const std::vector<prove::InvariantResult>& results, double secon
     std::cout << (i ? ", " : "") << "{\"name\": " << json_string(r.invariant)
               << ", \"verdict\": " << json_string(std::string(prove::verdict_name(r.verdict)))
               << ", \"seconds\": " << r.seconds << ", \"cpu_seconds\": " << r.cpu_seconds << ", \"domain\": " << json_string(r.domain)
-              << ", \"reason\": " << json_string(r.reason) << ", \"goals\": [";
+              << ", \"reason\": " << json_string(r.reason) << ", \"depends_on\": [";
+    for (std::size_t j = 0; j < r.cites.size(); ++j) std::cout << (j ? ", " : "") << json_string(r.cites[j]);
+    std::cout << "], \"goals\": [";
     for (std::size_t j = 0; j < r.goals.size(); ++j) {
       const auto& g = r.goals[j];
       std::cout << (j ? ", " : "") << "{\"claim\": " << json_string(g.claim)
@@ -198,7 +211,7 @@ int prove_command(const std::vector<std::string>& args) {
   } else {
     print_text(results, o.all_goals);
     std::cout << "prove: " << proved << " of " << provable << " provable invariants proved, " << refuted
-              << " refuted, " << (provable - proved - refuted) << " unknown or vacuous, "
+              << " refuted, " << (provable - proved - refuted) << " unknown, vacuous or citing one not proved, "
               << (results.size() - static_cast<std::size_t>(provable)) << " not provable; " << seconds_text(seconds)
               << " on " << o.run.threads << " threads";
     std::cout << "\n";

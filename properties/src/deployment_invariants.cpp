@@ -86,8 +86,8 @@ TPCHECK_INVARIANT(AcceptedSizingIsServedCorrectly, "§11", HeadAlignment,
     min_non_vacuous(1.0).size_cap(kWalkedSizeCap).proof(Proof::by_z3("all integers P, D, H, mla for which "
         "connector accepts what (general == loadable; moriio => mooncake; nixl == mooncake minus not mla and "
         "P > D and P > H; nixl or mooncake => loadable); where moriio accepts, every decode rank 0 <= d < D (its "
-        "single whole-page copy is its general plan, by SingleSourceHoldsExactlyTheDecodeRanksHeads's cases, "
-        "proved again here) and every prefill rank 0 <= p < P (single_readers == readers, case by case: P == D "
+        "single whole-page copy is its general plan, citing SingleSourceHoldsExactlyTheDecodeRanksHeads, "
+        "whose proof this one depends on) and every prefill rank 0 <= p < P (single_readers == readers, case by case: P == D "
         "<= H, P == D > H, D > P, D < P with D <= H or D > H)")),
     [](const auto& P, const auto& D, const auto& mla, const auto& H) { return accepted_sizing_is_served_correctly(P, D, H, mla != 0); });
 

@@ -1,5 +1,9 @@
 #include "tpcheck/prove/goal.hpp"
 
+#include <stdexcept>
+
+#include "tpcheck/prove/proofs.hpp"
+
 namespace tpcheck::prove {
 
 z3::expr Goals::integer(const char* name) {
@@ -13,8 +17,28 @@ z3::expr Goals::flag(const char* name) {
 }
 
 Goal& Goals::add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
-  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, {}, inputs_, std::move(calls)});
+  goals_.push_back(Goal{std::move(claim), domain, holds, {}, {}, {}, {}, {}, {}, inputs_, std::move(calls)});
   return goals_.back();
+}
+
+Citation Goals::cite(std::string_view invariant) const {
+  // Set while this thread builds a cited invariant's goals: a citation among
+  // them would be a chain, and a chain may be a cycle that never ends.
+  thread_local bool building_cited = false;
+  const InvariantGoals* cited = goals_of(invariant);
+  if (!cited) throw std::logic_error("prove: a goal cites " + std::string(invariant) + ", which has no goals");
+  if (building_cited) {
+    throw std::logic_error("prove: a cited invariant cites " + std::string(invariant) +
+                           ": chains of citations (maybe cycles) are not supported");
+  }
+  building_cited = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{building_cited};
+  Citation out{std::string(invariant), e_.ctx().bool_val(true)};
+  for (const Goal& goal : cited->goals(e_)) out.statement = out.statement && z3::implies(goal.domain, goal.holds);
+  return out;
 }
 
 z3::expr Goals::fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls) {
@@ -42,6 +66,11 @@ Law divides_law(z3::context& c) {
   const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b");
   return {"b * (x // b) == x where b >= 1, x % b == 0", {x, b}, b >= 1 && floor_mod(x, b) == 0,
           b * floor_div(x, b) == x};
+}
+
+Law quotient_definition_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b"), q = floor_div(x, b);
+  return {"b * (x // b) <= x < b * (x // b) + b where b >= 1", {x, b}, b >= 1, b * q <= x && x < b * q + b};
 }
 
 void abstract_quotient(Goal& goal, const z3::expr& num, const z3::expr& den) {

@@ -30,15 +30,15 @@ std::vector<Goal> accepted_sizing_is_served_correctly(const Encoding& e) {
   const OperationTerm single = e.single_source_plan(d, P, D, H, mla);
   const OperationTerm general = e.plan(d, P, D, H, mla);
   const auto one = single.element(e.num(0)), first = general.element(e.num(0));
-  // SingleSourceHoldsExactlyTheDecodeRanksHeads's cases, proved again here
-  // (an invariant is proved by its own goals), then given.
-  const z3::expr single_source = single_source_cases(g);
+  // SingleSourceHoldsExactlyTheDecodeRanksHeads's proved statement, cited
+  // (its inputs d, P, D, H, mla are these): the single copy is the general
+  // plan exactly where the guard accepts a divisible pair.
   Goal& plan_goal = g.add("where moriio accepts, every decode rank's single whole-page copy is its general plan",
         accepts(ConnectorTerm::MoRIIO) && 0 <= d && d < D,
         single.outcome.ok && general.outcome.ok && general.outcome.value[0] == 1 && one[0] == first[0] &&
             one[1] == first[1] && one[2] == first[2],
         {sizing_call("moriio"), {"single_source_plan", {d, P, D, H, mla}}, {"plan", {d, P, D, H, mla}}});
-  plan_goal.given.push_back(single_source);
+  plan_goal.cite(g.cite("SingleSourceHoldsExactlyTheDecodeRanksHeads"));
   // Readers, case by case: what moriio accepts is a loadable divisible pair
   // whose sides are equal or both at least the heads (a fact of its own);
   // then equal sides, a larger decode side, a larger prefill side: the three

@@ -32,6 +32,28 @@ Law fraction_law(z3::context& c) {
           H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
 }
 
+// x // c == y when c == a * b and y is (x // a) // b, each quotient given by
+// its definition: the decode rank's head when both sides replicate and D is
+// a multiple of P (c == D/H, a == D/P, b == P/H).
+Law nested_quotient_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), a = c.int_const("law.a"), b = c.int_const("law.b"),
+                 ab = c.int_const("law.c"), s = c.int_const("law.s"), y = c.int_const("law.y");
+  return {"x // c == y where c == a * b, a * s <= x < a * s + a, b * y <= s < b * y + b, a, b >= 1",
+          {x, a, b, ab, s, y},
+          a >= 1 && b >= 1 && ab == a * b && a * s <= x && x < a * s + a && b * y <= s && s < b * y + b,
+          floor_div(x, ab) == y};
+}
+
+// a == b * c where a * x == h, b * y == h, c * x == y and x >= 1: one side's
+// heads (or replicas) per rank is the other's times D/P (both sides split:
+// H/P == H/D * D/P; both replicate: D/H == D/P * P/H).
+Law cancellation_law(z3::context& c) {
+  const z3::expr a = c.int_const("law.a"), b = c.int_const("law.b"), k = c.int_const("law.c"),
+                 x = c.int_const("law.x"), y = c.int_const("law.y"), h = c.int_const("law.h");
+  return {"a == b * c where a * x == h, b * y == h, c * x == y, x >= 1", {a, b, k, x, y, h},
+          x >= 1 && a * x == h && b * y == h && k * x == y, a == b * k};
+}
+
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {
@@ -91,8 +113,9 @@ struct PlanSetting {
       return;
     }
     const z3::expr y = floor_div(x, replicas);
+    goal.use(quotient_definition_law(P.ctx()), {x, replicas});
     goal.use(fraction_law(P.ctx()), {x, heads_total, replicas, P, y});
-    goal.lemmas.insert(goal.lemmas.end(), {replicas * y <= x && x < replicas * y + replicas, first == y});
+    goal.lemmas.push_back(first == y);
     goal.abstracted.push_back(y);
   }
   z3::expr ctx_true() const { return g_bool(true); }
@@ -232,18 +255,36 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
       if (side == PrefillSide::Splits) {
         // A prefill page is D/P decode pages (or D/P decode replicas of its
         // heads): d's heads lie in the page of d // (D/P).
-        goal.lemmas.push_back(decode_side == DecodeSide::Splits ? s.per_rank == s.per_decode_rank * per_source
-                                                                : per_source == s.decode_replicas * s.per_rank);
+        // The laws: the cancellation (H/P == H/D * D/P, or D/P == D/H * H/P)
+        // and the nested quotient for d's first and last head.
+        const bool decode_splits = decode_side == DecodeSide::Splits;
+        if (decode_splits) {
+          goal.use(cancellation_law(e.ctx()), {s.per_rank, s.per_decode_rank, per_source, s.P, s.D, s.heads_total});
+        } else {
+          goal.use(cancellation_law(e.ctx()), {per_source, s.decode_replicas, s.per_rank, s.P, s.heads_total, s.D});
+        }
+        goal.lemmas.push_back(decode_splits ? s.per_rank == s.per_decode_rank * per_source
+                                            : per_source == s.decode_replicas * s.per_rank);
         abstract_quotient(goal, s.own[0], s.per_rank);
         abstract_quotient(goal, s.own[1] - 1, s.per_rank);
-        goal.lemmas.push_back(floor_div(s.own[0], s.per_rank) == source);
-        goal.lemmas.push_back(floor_div(s.own[1] - 1, s.per_rank) == source);
+        for (const z3::expr& x : {s.own[0], s.own[1] - 1}) {
+          if (decode_splits) {  // x // (H/D) == d
+            goal.use(nested_quotient_law(e.ctx()), {x, s.per_decode_rank, per_source, s.per_rank, s.d, source});
+          } else {  // x == d // (D/H)
+            goal.use(nested_quotient_law(e.ctx()),
+                     {s.d, s.decode_replicas, s.per_rank, per_source, s.replica_head, floor_div(x, s.per_rank)});
+          }
+          goal.lemmas.push_back(floor_div(x, s.per_rank) == source);
+        }
       } else {
         // Both replicate: the anchor is d // (D/P), inside the holders of d's head.
+        goal.use(cancellation_law(e.ctx()), {s.decode_replicas, per_source, s.replicas, s.heads_total, s.P, s.D});
         goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
         goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
         goal.lemmas.push_back(s.anchor == source);
         abstract_quotient(goal, source, s.replicas);
+        goal.use(nested_quotient_law(e.ctx()),
+                 {s.d, per_source, s.replicas, s.decode_replicas, source, floor_div(source, s.replicas)});
         goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
       }
     }
@@ -363,16 +404,22 @@ std::vector<Goal> plan_sources_match_nixl_on_divisible_pairs(const Encoding& e) 
         // Both replicate: the whole window holds d's one head; the anchor is its first rank.
         goal(every, copy_j, within(a[0], window.value) && starts_range(a[0]), {});
         goal("the plan has one copy (so no two sources)", narrow, s.count == 1, {});
-        goal(none_after, after_last, !starts_range(q),
-             {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head},
-             {q, q - 1});
+        head_of(goal(none_after, after_last, !starts_range(q),
+                     {floor_div(q, s.replicas) == s.replica_head, floor_div(q - 1, s.replicas) == s.replica_head},
+                     {q, q - 1}),
+                {{q, s.replica_head}, {q - 1, s.replica_head}});
       }
     }
   }
   return g.take();
 }
 
-z3::expr single_source_cases(Goals& g) {
+namespace {
+
+// The goals that prove, case by case, that on loadable sizings (0 <= d < D)
+// MoRIIO's single copy is the general plan exactly when the guard accepts
+// and the pair is divisible (AcceptedSizingIsServedCorrectly cites them).
+void single_source_cases(Goals& g) {
   const Encoding& e = g.enc();
   const PlanSetting s(g);
   const z3::expr agrees = single_source_agrees(e, s);
@@ -382,13 +429,67 @@ z3::expr single_source_cases(Goals& g) {
                                         {"kv_heads_guard", {s.D, s.P, s.H, s.mla}}};
   const std::string claim =
       "MoRIIO's single whole-page copy is the general plan exactly when the guard accepts and the pair is divisible";
-  z3::expr cases = g.fact(claim + where(PrefillSide::Splits), s.loadable && s.on(PrefillSide::Splits),
-                          agrees == (guard_accepts && divisible), calls);
-  // P > H: case by case, the decode side split or replicated and either side
-  // larger, with the shapes of both sides given and the quotients abstracted.
+  // P <= H: case by case, the decode side split or replicated and either
+  // side larger (the cases cover it: P <= H < D means D > P). Both sides
+  // split and D >= P: apart when D is no multiple of P, and otherwise with the
+  // sizes' relations as lemmas, as in PlanSourcesMatchNixlOnDivisiblePairs.
+  const z3::expr per_source = floor_div(s.D, s.P), source = floor_div(s.d, per_source);
+  const z3::expr divides = floor_mod(s.D, s.P) == 0;
+  const z3::expr split_shape = s.shape_fact(g, PrefillSide::Splits);
   const z3::expr shape = s.shape_fact(g, PrefillSide::Replicates);
   const z3::expr decode_shape[] = {s.decode_fact(g, DecodeSide::Splits), s.decode_fact(g, DecodeSide::Replicates)};
-  const z3::expr per_source = floor_div(s.D, s.P), source = floor_div(s.d, per_source);
+  for (const DecodeSide decode_side : kDecodeSides) {
+    for (const bool decode_larger : {true, false}) {
+      if (decode_side == DecodeSide::Replicates && !decode_larger) continue;  // P <= H < D: not D < P
+      const bool by_divisibility = decode_side == DecodeSide::Splits && decode_larger;
+      for (const bool multiple : by_divisibility ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
+        Goal& goal = g.add(claim + where(PrefillSide::Splits) + where(decode_side) + (decode_larger ? ", D >= P" : ", D < P") +
+                               (by_divisibility ? (multiple ? ", P divides D" : ", P does not divide D") : ""),
+                           s.loadable && s.on(PrefillSide::Splits) && s.on(decode_side) &&
+                               (decode_larger ? s.D >= s.P : s.D < s.P) &&
+                               (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
+                           agrees == (guard_accepts && divisible), calls);
+        if (decode_side == DecodeSide::Replicates) {
+          // P <= H < D: d's one head is d // (D/H), its source d // (D/P)
+          // == (d // (D/H)) // (H/P), whose page holds just that head exactly
+          // when H/P == 1.
+          s.simplify(goal, PrefillSide::Splits, DecodeSide::Replicates, split_shape, decode_shape[1],
+                     {per_source * s.P == s.D});
+          goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(true));
+          abstract_quotient(goal, s.D, s.P);
+          abstract_quotient(goal, s.d, per_source);
+          goal.use(cancellation_law(e.ctx()), {per_source, s.decode_replicas, s.per_rank, s.P, s.heads_total, s.D});
+          goal.lemmas.push_back(per_source == s.decode_replicas * s.per_rank);
+          const z3::expr head_source = floor_div(s.replica_head, s.per_rank);
+          abstract_quotient(goal, s.replica_head, s.per_rank);
+          goal.use(nested_quotient_law(e.ctx()),
+                   {s.d, s.decode_replicas, s.per_rank, per_source, s.replica_head, head_source});
+          goal.lemmas.push_back(source == head_source);
+          s.page_start(goal, e.remote_rank(s.d, s.D, s.P).value[0], PrefillSide::Splits);
+          continue;
+        }
+        if (!by_divisibility || !multiple) continue;
+        // d's heads lie in the page of d // (D/P), which holds them exactly when D == P.
+        s.simplify(goal, PrefillSide::Splits, DecodeSide::Splits, split_shape, decode_shape[0],
+                   {per_source * s.P == s.D});
+        goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(true));
+        abstract_quotient(goal, s.D, s.P);
+        abstract_quotient(goal, s.d, per_source);
+        goal.use(cancellation_law(e.ctx()), {s.per_rank, s.per_decode_rank, per_source, s.P, s.D, s.heads_total});
+        goal.lemmas.push_back(s.per_rank == s.per_decode_rank * per_source);
+        abstract_quotient(goal, s.own[0], s.per_rank);
+        abstract_quotient(goal, s.own[1] - 1, s.per_rank);
+        // d's first and last head x: x // (H/D) == d, d // (D/P) == source.
+        for (const z3::expr& x : {s.own[0], s.own[1] - 1}) {
+          goal.use(nested_quotient_law(e.ctx()), {x, s.per_decode_rank, per_source, s.per_rank, s.d, source});
+          goal.lemmas.push_back(floor_div(x, s.per_rank) == source);
+        }
+        s.page_start(goal, e.remote_rank(s.d, s.D, s.P).value[0], PrefillSide::Splits);
+      }
+    }
+  }
+  // P > H: case by case, the decode side split or replicated and either side
+  // larger, with the shapes of both sides given and the quotients abstracted.
   for (const DecodeSide decode_side : kDecodeSides) {
     for (const bool decode_larger : {true, false}) {
       if (decode_side == DecodeSide::Splits && decode_larger) continue;  // D <= H < P: not D >= P
@@ -397,7 +498,6 @@ z3::expr single_source_cases(Goals& g) {
       // PlanSourcesMatchNixlOnDivisiblePairs.
       const bool by_divisibility = decode_side == DecodeSide::Replicates && decode_larger;
       for (const bool multiple : by_divisibility ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
-        const z3::expr divides = floor_mod(s.D, s.P) == 0;
         Goal& goal = g.add(claim + where(PrefillSide::Replicates) + where(decode_side) +
                                (decode_larger ? ", D >= P" : ", D < P") +
                                (by_divisibility ? (multiple ? ", P divides D" : ", P does not divide D") : ""),
@@ -405,26 +505,37 @@ z3::expr single_source_cases(Goals& g) {
                                (decode_larger ? s.D >= s.P : s.D < s.P) &&
                                (by_divisibility ? (multiple ? divides : !divides) : e.ctx().bool_val(true)),
                            agrees == (guard_accepts && divisible), calls);
-        cases = cases && z3::implies(goal.domain, goal.holds);
         s.simplify(goal, PrefillSide::Replicates, decode_side, shape, decode_shape[decode_side == DecodeSide::Replicates]);
         goal.rewrites.emplace_back(s.D >= s.P, e.ctx().bool_val(decode_larger));
+        goal.use(quotient_law(e.ctx()), {s.heads_total, s.P, e.num(0)});  // H // P == 0: a page is one head
         if (!decode_larger) {
           abstract_quotient(goal, s.P, s.D);
+          if (decode_side == DecodeSide::Replicates) {
+            // Where D divides P, P == (P/D) * D and the anchor is d * (P/D). (With the
+            // decode side split, the same laws leave the definition of P/D unsettled.)
+            goal.use(divides_law(e.ctx()), {s.P, s.D});
+            goal.use(multiple_law(e.ctx()), {s.d, s.D, floor_div(s.P, s.D), s.P});
+          }
         } else if (multiple) {
           goal.lemmas.push_back(per_source * s.P == s.D);
           abstract_quotient(goal, s.D, s.P);
           abstract_quotient(goal, s.d, per_source);
+          goal.use(cancellation_law(e.ctx()), {s.decode_replicas, per_source, s.replicas, s.heads_total, s.P, s.D});
           goal.lemmas.push_back(s.decode_replicas == per_source * s.replicas);
+          goal.use(fraction_law(e.ctx()), {s.d, s.P, per_source, s.D, source});  // the anchor
           goal.lemmas.push_back(s.anchor == source);
           abstract_quotient(goal, source, s.replicas);
+          goal.use(nested_quotient_law(e.ctx()),
+                   {s.d, per_source, s.replicas, s.decode_replicas, source, floor_div(source, s.replicas)});
           goal.lemmas.push_back(s.replica_head == floor_div(source, s.replicas));
           s.page_start(goal, source, PrefillSide::Replicates);
         }
       }
     }
   }
-  return cases;
 }
+
+}  // namespace
 
 std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encoding& e) {
   Goals g(e);
@@ -433,9 +544,12 @@ std::vector<Goal> single_source_holds_exactly_the_decode_ranks_heads(const Encod
   const auto one = e.single_source_plan(s.d, s.P, s.D, s.H, s.mla).element(e.num(0));
   const OutcomeTerm source_heads = e.heads(one[0], s.P, s.heads_total);
   const z3::expr agrees = single_source_agrees(e, s);
-  g.add("where it is, the single source holds exactly the decode rank's heads", s.loadable && agrees,
-        source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
-        {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});
+  for (const PrefillSide side : kPrefillSides) {
+    g.add("where it is, the single source holds exactly the decode rank's heads" + where(side),
+          s.loadable && s.on(side) && agrees,
+          source_heads.ok && source_heads.value[0] == s.own[0] && source_heads.value[1] == s.own[1],
+          {s.plan_call(), {"heads", {one[0], s.P, s.heads_total}}});
+  }
   return g.take();
 }
 

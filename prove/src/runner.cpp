@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include <time.h>
@@ -31,9 +33,24 @@ struct CheckResult {
   std::optional<z3::model> model;
 };
 
-CheckResult check(z3::context& c, const z3::expr& formula, double seconds) {
+// How a check is solved: Z3's default strategy (for these goals, its
+// non-linear integer one), or straight to its SMT core after eliminating
+// what the formula defines. A check with the quotients abstracted is mostly
+// linear, and there the default strategy's non-linear preprocessing cost 0.3
+// to 1 s per check for nothing (PlanSourcesMatchNixlOnDivisiblePairs: 31 s of
+// CPU by default, 21 s so). Both answer unsat only for an unsatisfiable formula.
+enum class Strategy { Default, Linear };
+
+z3::solver make_solver(z3::context& c, Strategy strategy) {
+  if (strategy == Strategy::Default) return z3::solver(c);
+  return (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
+          z3::tactic(c, "elim-uncnstr") & z3::tactic(c, "smt"))
+      .mk_solver();
+}
+
+CheckResult check(z3::context& c, const z3::expr& formula, double seconds, Strategy strategy = Strategy::Default) {
   if (seconds <= 0) return {z3::unknown, "time budget spent", std::nullopt};
-  z3::solver s(c);
+  z3::solver s = make_solver(c, strategy);
   z3::params p(c);
   p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000)));
   s.set(p);
@@ -72,6 +89,34 @@ Counterexample counterexample(const Encoding& enc, const Goal& goal, const z3::m
   return out;
 }
 
+// The laws proved so far in this process, by the text of their negation
+// ("premise and not conclusion", over the law's own integers). A law is a
+// statement of its own, the same in every goal that uses it (17 goals of
+// PlanSourcesMatchNixlOnDivisiblePairs use the same one), and proving it
+// again cost 0.2-1.5 s of CPU each time: 10 of that invariant's 25 s.
+// Keyed by the formula, not the claim, so a law stated differently (another
+// encoding of floor division, say) is proved afresh.
+class ProvedLaws {
+ public:
+  bool has(const std::string& negation) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return proved_.count(negation) != 0;
+  }
+  void add(std::string negation) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    proved_.insert(std::move(negation));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string> proved_;
+};
+
+ProvedLaws& proved_laws() {
+  static ProvedLaws laws;
+  return laws;
+}
+
 z3::expr conjunction(z3::context& c, const std::vector<z3::expr>& parts) {
   z3::expr all = c.bool_val(true);
   for (const z3::expr& p : parts) all = all && p;
@@ -104,6 +149,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::Unknown: return "unknown";
     case Verdict::Vacuous: return "vacuous";
     case Verdict::NotProved: return "not proved";
+    case Verdict::CitesUnproved: return "cites unproved";
   }
   return "?";
 }
@@ -125,7 +171,7 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   const double domain_start = thread_cpu_seconds();
   const CheckResult inhabited = check(c, goal.domain, left());
   if (std::getenv("TPCHECK_PROVE_TRACE")) {
-    std::fprintf(stderr, "  [%s] domain %.2f s\n", goal.claim.substr(0, 50).c_str(), thread_cpu_seconds() - domain_start);
+    std::fprintf(stderr, "  [%s] domain %.2f s\n", goal.claim.c_str(), thread_cpu_seconds() - domain_start);
   }
   if (inhabited.answer == z3::unsat) return finish(Verdict::Vacuous, "the domain has no member");
   if (inhabited.answer == z3::unknown) return finish(Verdict::Unknown, "domain: " + inhabited.reason);
@@ -133,13 +179,14 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   // unless that settled it, as stated: only that can give a counterexample.
   const bool simplified = !goal.abstracted.empty() || !goal.rewrites.empty();
   const bool trace = std::getenv("TPCHECK_PROVE_TRACE") != nullptr;  // where a goal spends its time
-  const auto settle = [&](const z3::expr& negated) {
+  const auto settle = [&](const z3::expr& negated, const std::string& which) {
     const double t0 = thread_cpu_seconds();
-    CheckResult r = check(c, simplified ? simplified_check(c, goal, negated) : negated, left());
+    CheckResult r = simplified ? check(c, simplified_check(c, goal, negated), left(), Strategy::Linear)
+                               : check(c, negated, left());
     const double t1 = thread_cpu_seconds();
     if (r.answer != z3::unsat && simplified) r = check(c, negated, left());
     if (trace) {
-      std::fprintf(stderr, "  [%s] simplified %.2f s%s, as stated %.2f s\n", goal.claim.substr(0, 50).c_str(), t1 - t0,
+      std::fprintf(stderr, "  [%s] %s: simplified %.2f s%s, as stated %.2f s\n", goal.claim.c_str(), which.c_str(), t1 - t0,
                    r.answer == z3::unsat ? "" : " (not settled)", thread_cpu_seconds() - t1);
     }
     return r;
@@ -147,14 +194,18 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   // The laws first, each on its own (over its own integers): then their
   // instances at the goal's terms are facts like the given ones.
   std::vector<z3::expr> facts = goal.given;
-  std::vector<std::string> laws_proved;
+  // (each law once per process: see ProvedLaws)
   for (const auto& [law, terms] : goal.laws) {
     facts.push_back(law.at(terms));
-    if (std::find(laws_proved.begin(), laws_proved.end(), law.claim) != laws_proved.end()) continue;
-    const CheckResult holds = check(c, law.premise && !law.conclusion, left());
+    const z3::expr negation = law.premise && !law.conclusion;
+    const std::string key = negation.to_string();
+    if (proved_laws().has(key)) continue;
+    const double t0 = thread_cpu_seconds();
+    const CheckResult holds = check(c, negation, left());
+    if (trace) std::fprintf(stderr, "  [%s] law %s: %.2f s\n", goal.claim.c_str(), law.claim.c_str(), thread_cpu_seconds() - t0);
     if (holds.answer == z3::sat) return finish(Verdict::Refuted, "the law " + law.claim + " fails");
     if (holds.answer == z3::unknown) return finish(Verdict::Unknown, "the law " + law.claim + ": " + holds.reason);
-    laws_proved.push_back(law.claim);
+    proved_laws().add(key);
   }
   for (const auto& [from, to] : goal.rewrites) {
     const CheckResult equal = check(c, goal.domain && from != to, left());
@@ -165,44 +216,95 @@ GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds) {
   const z3::expr given = conjunction(c, facts);
   for (std::size_t i = 0; i < goal.lemmas.size(); ++i) {
     const std::vector<z3::expr> known(goal.lemmas.begin(), goal.lemmas.begin() + static_cast<std::ptrdiff_t>(i));
-    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i]);
     const std::string which = "lemma " + std::to_string(i + 1) + " of " + std::to_string(goal.lemmas.size());
+    const CheckResult lemma = settle(goal.domain && given && conjunction(c, known) && !goal.lemmas[i], which);
     if (lemma.answer == z3::sat) {
       result.counterexample = counterexample(enc, goal, *lemma.model);
       return finish(Verdict::Refuted, which + " fails");
     }
     if (lemma.answer == z3::unknown) return finish(Verdict::Unknown, which + ": " + lemma.reason);
   }
-  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds);
+  const CheckResult main = settle(goal.domain && given && conjunction(c, goal.lemmas) && !goal.holds, "claim");
   if (main.answer == z3::unsat) return finish(Verdict::Proved, "");
   if (main.answer == z3::unknown) return finish(Verdict::Unknown, main.reason);
   result.counterexample = counterexample(enc, goal, *main.model);
   return finish(Verdict::Refuted, "");
 }
 
+void settle_citations(std::vector<InvariantResult>& results) {
+  for (InvariantResult& out : results) {
+    for (const std::string& name : out.cites) {
+      const auto cited = std::find_if(results.begin(), results.end(),
+                                      [&](const InvariantResult& r) { return r.invariant == name; });
+      if (cited != results.end() && cited->verdict == Verdict::Proved) continue;
+      if (out.verdict == Verdict::Proved) out.verdict = Verdict::CitesUnproved;
+      out.reason += std::string(out.reason.empty() ? "" : "; ") + "depends on " + name + ", which is " +
+                    (cited == results.end() ? "not run" : std::string(verdict_name(cited->verdict)));
+    }
+  }
+}
+
+namespace {
+
+bool named(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool has_goals(const inv::Entry& entry) { return entry.proof.has_goals() && goals_of(entry.name); }
+
+// How many goals an invariant's proof has; adds the invariants they cite to `cites`.
+std::size_t outline(const InvariantGoals& goals, Fault fault, std::vector<std::string>& cites) {
+  z3::context c;
+  const std::vector<Goal> built = goals.goals(Encoding(c, fault));
+  for (const Goal& goal : built) {
+    for (const std::string& name : goal.cites) {
+      if (!named(cites, name)) cites.push_back(name);
+    }
+  }
+  return built.size();
+}
+
+}  // namespace
+
+std::vector<std::string> invariants_to_run(const RunOptions& options, std::vector<std::string>* cited) {
+  // The selected invariants' proofs stand on the invariants they cite: those run too.
+  std::vector<std::string> cites;
+  for (const inv::Entry& entry : inv::registry()) {
+    if ((options.only.empty() || named(options.only, entry.name)) && has_goals(entry)) {
+      outline(*goals_of(entry.name), options.fault, cites);
+    }
+  }
+  std::vector<std::string> out;
+  for (const inv::Entry& entry : inv::registry()) {
+    if (options.only.empty() || named(options.only, entry.name) || named(cites, entry.name)) out.emplace_back(entry.name);
+  }
+  if (cited) *cited = cites;
+  return out;
+}
+
 std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
+  std::vector<std::string> cited;
+  const std::vector<std::string> to_run = invariants_to_run(options, &cited);
   std::vector<InvariantResult> results;
   // The goals to prove, as (invariant, goal index): they are independent (a
-  // goal given another's fact only assumes it; the invariant needs both), so
-  // the threads share them out one goal at a time, the slow invariants too.
+  // goal given another's fact or a cited statement only assumes it; the
+  // invariant needs both), so the threads share them out one goal at a time,
+  // the slow invariants too.
   std::vector<std::pair<std::size_t, std::size_t>> work;
   std::vector<const InvariantGoals*> proofs;
   for (const inv::Entry& entry : inv::registry()) {
-    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), entry.name) == options.only.end()) {
-      continue;
-    }
+    if (!named(to_run, entry.name)) continue;
+    const bool is_cited = named(cited, entry.name);
     const inv::Proof& status = entry.proof;
     const bool proved = status.status == inv::Proof::Status::ByZ3;
     const std::string text = status.text ? status.text : "";
-    results.push_back({entry.name, Verdict::NotProved, 0, 0, proved ? text : "", proved ? "" : text, {}});
-    const InvariantGoals* goals = goals_of(entry.name);
-    proofs.push_back(goals);
+    results.push_back({entry.name, Verdict::NotProved, 0, 0, proved ? text : "", proved ? "" : text, {}, {}});
+    proofs.push_back(goals_of(entry.name));
     // proof_status_disagreements (checked by tpcheck prove first) says goals exist where the status has them.
-    if (!goals || !status.has_goals() || (!proved && !options.pending)) continue;
+    if (!has_goals(entry) || (!proved && !options.pending && !is_cited)) continue;
     results.back().reason.clear();
     results.back().verdict = Verdict::Proved;
-    z3::context c;
-    const std::size_t count = goals->goals(Encoding(c, options.fault)).size();
+    const std::size_t count = outline(*proofs.back(), options.fault, results.back().cites);
     results.back().goals.resize(count);
     for (std::size_t g = 0; g < count; ++g) work.emplace_back(results.size() - 1, g);
   }
@@ -229,6 +331,7 @@ std::vector<InvariantResult> prove_invariants(const RunOptions& options) {
       out.cpu_seconds += g.cpu_seconds;
     }
   }
+  settle_citations(results);
   return results;
 }
 

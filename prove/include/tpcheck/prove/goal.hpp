@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,15 @@ Law quotient_law(z3::context& c);
 // b * (x // b) == x wherever b >= 1 and x % b == 0: a divisibility as a product.
 Law divides_law(z3::context& c);
 
+// Another invariant's proved statement, for a goal to be given instead of
+// proving it again: every goal of that invariant as "its domain implies its
+// claim", over the same named inputs (Goals::cite). The runner proves the cited
+// invariant too, and the citing one is proved only when the cited one is.
+struct Citation {
+  std::string invariant;
+  z3::expr statement;
+};
+
 // `holds` for every value of the inputs (the constants in the terms) that
 // satisfies `domain`. Z3 proves it by finding `domain and not holds`
 // unsatisfiable; a model of it is a counterexample.
@@ -49,9 +59,11 @@ struct Goal {
   // check: they help Z3 along non-linear steps without changing what is proved.
   std::vector<z3::expr> lemmas;
   // Facts that earlier goals of the same invariant prove (each as "their
-  // domain implies their claim"), assumed here without proof: the invariant
-  // counts as proved only when every one of its goals is.
+  // domain implies their claim"), or another invariant's proved statement
+  // (Goal::cite), assumed here without proof: the invariant counts as proved
+  // only when every one of its goals is, and every invariant it cites.
   std::vector<z3::expr> given;
+  std::vector<std::string> cites;  // the invariants whose statements `given` holds
   // Subterms that every check first replaces by free constants: a stronger
   // claim (it must hold for any value of them that satisfies the domain and
   // the lemmas already proved), so unsat there is unsat as stated. When that
@@ -65,6 +77,10 @@ struct Goal {
   // Laws proved first (each on its own), then assumed at these terms.
   std::vector<std::pair<Law, std::vector<z3::expr>>> laws;
   void use(const Law& law, std::vector<z3::expr> terms) { laws.emplace_back(law, std::move(terms)); }
+  void cite(const Citation& citation) {
+    given.push_back(citation.statement);
+    cites.push_back(citation.invariant);
+  }
   std::vector<z3::expr> inputs;  // shown by name with a counterexample
   std::vector<ShownCall> calls;
 };
@@ -81,6 +97,10 @@ class Goals {
   Goal& add(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
   // Adds a goal whose claim later goals may be given: returns "domain implies holds".
   z3::expr fact(std::string claim, const z3::expr& domain, const z3::expr& holds, std::vector<ShownCall> calls = {});
+  // The statement of another invariant (the registry's name), built from its
+  // goals on this encoding: its inputs are those of the same names here. A
+  // cited invariant must not cite another (no chains, so no cycles).
+  Citation cite(std::string_view invariant) const;
   std::vector<Goal> take() { return std::move(goals_); }
 
  private:
@@ -88,6 +108,10 @@ class Goals {
   std::vector<z3::expr> inputs_;
   std::vector<Goal> goals_;
 };
+
+// b * (x // b) <= x < b * (x // b) + b wherever b >= 1: the definition of a
+// quotient, for a goal to be given where the divisor is known positive.
+Law quotient_definition_law(z3::context& c);
 
 // Replaces floor_div(num, den) (as the encoding builds it) by a free
 // constant q bound by its definition, den * q <= num < den * q + den: a lemma

@@ -28,13 +28,6 @@ const InvariantGoals* goals_of(std::string_view invariant);  // nullptr: none
 std::vector<std::string> proof_status_disagreements(const std::vector<inv::Entry>& registry,
                                                     const std::vector<InvariantGoals>& goals);
 
-// Adds the goals of SingleSourceHoldsExactlyTheDecodeRanksHeads that prove,
-// case by case, that on loadable sizings (0 <= d < D) MoRIIO's single copy is
-// the general plan exactly when the guard accepts and the pair is divisible;
-// returns that statement as a fact (each case's domain implies its claim)
-// for other goals of the same invariant to be given.
-z3::expr single_source_cases(Goals& g);
-
 // The goals of each proved invariant (prove/src/proofs_*.cpp).
 std::vector<Goal> mapped_rank_stays_in_bounds(const Encoding& e);
 std::vector<Goal> rank_maps_are_monotone(const Encoding& e);

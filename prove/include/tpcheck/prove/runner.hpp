@@ -17,6 +17,7 @@ enum class Verdict {
   Unknown,    // Z3 gave up (the reason says why: timeout, incomplete...)
   Vacuous,    // the domain is empty: nothing was proved
   NotProved,  // the registry calls it not provable, or stated and not settled (it says why)
+  CitesUnproved,  // its goals are proved, but an invariant they cite (Goal::cite) is not
 };
 std::string_view verdict_name(Verdict v);
 
@@ -41,7 +42,8 @@ struct InvariantResult {
   double cpu_seconds;
   std::string domain;
   std::string reason;  // not proved: why
-  std::vector<GoalResult> goals;
+  std::vector<GoalResult> goals;  // its own goals: the times above add up these, not the cited invariants' goals
+  std::vector<std::string> cites;  // the invariants its goals are given (Goal::cite): it is proved only if they are
 };
 
 struct RunOptions {
@@ -55,6 +57,18 @@ struct RunOptions {
 // One goal, within `seconds`.
 GoalResult prove_goal(const Encoding& enc, const Goal& goal, double seconds);
 
+// The invariants in `options.only` (all when empty) and every invariant
+// their goals cite (Goal::cite), by name in the registry's order; `cited`,
+// when given, receives the cited ones.
+std::vector<std::string> invariants_to_run(const RunOptions& options, std::vector<std::string>* cited = nullptr);
+
+// The invariants to run, each with its goals proved unless the registry calls
+// it not provable (or stated, without --pending, and cited by none).
 std::vector<InvariantResult> prove_invariants(const RunOptions& options);
+
+// A citing invariant stands on the invariants it cites: where one of them is
+// not among the results or not proved, the citing one is CitesUnproved
+// (unless its own goals already failed), and its reason says which.
+void settle_citations(std::vector<InvariantResult>& results);
 
 }  // namespace tpcheck::prove
