@@ -84,8 +84,8 @@ std::variant<VerifyOptions, std::string> parse_verify_options(Args args) {
       default: return unknown_option(flag);
     }
     if (i + 1 == args.size()) return needs_a_value(flag);
-    const auto value = parse_bounded(flag, args[++i], lo, hi);
-    if (const auto* error = std::get_if<std::string>(&value)) return *error;
+    auto value = parse_bounded(flag, args[++i], lo, hi);
+    if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
     const std::int64_t v = std::get<std::int64_t>(value);
     switch (name) {
       case Flag::MaxTp: options.max_tp = v; break;
@@ -150,8 +150,8 @@ std::variant<Taken, std::string> take_shared_flag(Args args, std::size_t& i, Fla
   if (name == Flag::Svg) f.svg = std::string(value);
   if (name == Flag::ModelConfig) f.model_config = std::string(value);
   if (name == Flag::KvHeads) {
-    const auto heads = parse_bounded(flag, value, 1, kMaxOperatorSize);
-    if (const auto* error = std::get_if<std::string>(&heads)) return *error;
+    auto heads = parse_bounded(flag, value, 1, kMaxOperatorSize);
+    if (auto* error = std::get_if<std::string>(&heads)) return std::move(*error);
     f.kv_heads = std::get<std::int64_t>(heads);
   }
   return Taken::Yes;
@@ -182,8 +182,8 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Flag name = flag_named(args[i]);
-    const auto taken = take_shared_flag(args, i, name, check, !check, shared);
-    if (const auto* error = std::get_if<std::string>(&taken)) return *error;
+    auto taken = take_shared_flag(args, i, name, check, !check, shared);
+    if (auto* error = std::get_if<std::string>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     std::optional<Bounded> b;
@@ -205,8 +205,8 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
     if (b ? b->target->has_value() : v->has_value()) return given_twice(flag);
     const std::string_view text = args[++i];
     if (b) {
-      const auto value = parse_bounded(flag, text, b->lo, b->hi);
-      if (const auto* error = std::get_if<std::string>(&value)) return *error;
+      auto value = parse_bounded(flag, text, b->lo, b->hi);
+      if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
       *b->target = std::get<std::int64_t>(value);
       continue;
     }
@@ -220,7 +220,7 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
   o.svg = std::move(shared.svg);
   if (o.help) return o;
   if (!prefill || !decode) return "--prefill-tp and --decode-tp are required";
-  if (auto error = finish_head_source(shared, o)) return *error;
+  if (auto error = finish_head_source(shared, o)) return std::move(*error);
   if (o.dp_size.has_value() != o.base_port.has_value()) return "--dp-size and --base-port go together";
   o.prefill_tp = *prefill;
   o.decode_tp = *decode;
@@ -234,15 +234,15 @@ std::variant<MatrixOptions, std::string> parse_matrix_options(Args args) {
   bool max_tp_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Flag name = flag_named(args[i]);
-    const auto taken = take_shared_flag(args, i, name, true, true, shared);
-    if (const auto* error = std::get_if<std::string>(&taken)) return *error;
+    auto taken = take_shared_flag(args, i, name, true, true, shared);
+    if (auto* error = std::get_if<std::string>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     if (name != Flag::MaxTp) return unknown_option(flag);
     if (i + 1 == args.size()) return needs_a_value(flag);
     if (max_tp_given) return given_twice(flag);
-    const auto value = parse_bounded(flag, args[++i], 1, kMaxMatrixTp);
-    if (const auto* error = std::get_if<std::string>(&value)) return *error;
+    auto value = parse_bounded(flag, args[++i], 1, kMaxMatrixTp);
+    if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
     o.max_tp = std::get<std::int64_t>(value);
     max_tp_given = true;
   }
@@ -251,7 +251,7 @@ std::variant<MatrixOptions, std::string> parse_matrix_options(Args args) {
   o.connectors = std::move(shared.connectors);
   o.svg = std::move(shared.svg);
   if (o.help) return o;
-  if (auto error = finish_head_source(shared, o)) return *error;
+  if (auto error = finish_head_source(shared, o)) return std::move(*error);
   return o;
 }
 
