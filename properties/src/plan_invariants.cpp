@@ -50,10 +50,13 @@ class PlanCopies {
   }
 
   // The first j in [0, size()) whose copy fails `before` (true for a prefix of
-  // the copies, as std::partition_point asks), by bisection over the copies
-  // held and then the rest.
+  // the copies, as std::partition_point asks): within the copies held when
+  // it lies there, otherwise by a search that gallops out from `guess` (the
+  // caller's estimate: a head's or a source's share of d's heads or of the
+  // window) and then bisects. The guess only orders the probes; a wrong one
+  // costs probes, never the answer.
   template <class Before>
-  std::int64_t partition_point(Before&& before) {
+  std::int64_t partition_point(Before&& before, std::int64_t guess) {
     std::int64_t lo = 0;
     std::int64_t hi = count_;
     const Plan<Int>& held = buffer();
@@ -67,6 +70,30 @@ class PlanCopies {
         return from_ + (std::partition_point(held.begin(), held.end(), before) - held.begin());
       }
     }
+    if (lo < hi) {
+      const std::int64_t g = std::clamp(guess, lo, hi - 1);
+      if (before((*this)[g])) {
+        lo = g + 1;
+        for (std::int64_t step = 1; lo < hi; step *= 2) {
+          const std::int64_t probe = std::min(hi - 1, g + step);
+          if (!before((*this)[probe])) {
+            hi = probe;
+            break;
+          }
+          lo = probe + 1;
+        }
+      } else {
+        hi = g;
+        for (std::int64_t step = 1; lo < hi; step *= 2) {
+          const std::int64_t probe = std::max(lo, g - step);
+          if (before((*this)[probe])) {
+            lo = probe + 1;
+            break;
+          }
+          hi = probe;
+        }
+      }
+    }
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
       if (before((*this)[mid])) {
@@ -76,6 +103,13 @@ class PlanCopies {
       }
     }
     return lo;
+  }
+
+  // Where x of [first, end) would sit among the copies if they split that
+  // range evenly: partition_point's guess.
+  std::int64_t share(const Int& x, const Int& first, const Int& end) const {
+    if (count_ == 0 || end <= first) return 0;
+    return static_cast<std::int64_t>(mul_floor_div<Int>(Int(x - first), Int(count_), Int(end - first)));
   }
 
   // A listing that failed on a valid configuration (a fault of the model).
@@ -274,7 +308,8 @@ Verdict plan_matches_head_by_head_rule(const Int& d, const Int& P, const Int& D,
     if (!holding.ok()) return violated(call("holders", h, P, heads_total) + " failed on valid input: " + render(holding));
     const Int source = std::clamp(anchor, holding.value().first, Int(holding.value().end - 1));
     // The copy holding h: the last one starting at or before it.
-    const std::int64_t after = copies.partition_point([&](const Copy<Int>& c) { return c.lo <= h; });
+    const std::int64_t after = copies.partition_point([&](const Copy<Int>& c) { return c.lo <= h; },
+                                                      copies.share(h, own.first, own.end) + 1);
     if (after == 0) return violated(what() + " copies no head " + render(h));
     const Copy<Int> holding_copy = copies[after - 1];
     if (holding_copy.hi <= h) return violated(what() + " copies no head " + render(h));
@@ -337,7 +372,7 @@ Verdict plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, const 
     return q == w.first || heads(q, P, heads_total).value() != heads(Int(q - 1), P, heads_total).value();
   };
   const auto is_source = [&](const Int& q) {
-    const std::int64_t at = copies.partition_point([&](const Copy<Int>& c) { return c.p < q; });
+    const std::int64_t at = copies.partition_point([&](const Copy<Int>& c) { return c.p < q; }, copies.share(q, w.first, w.end));
     return at != copies.size() && copies[at].p == q;
   };
   const std::int64_t n = copies.size();
