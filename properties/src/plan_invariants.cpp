@@ -37,7 +37,7 @@ class PlanCopies {
     if (walks_every_element() || count <= current_walk().budget) {
       list(0, count);
     } else {
-      buffer().clear();  // an earlier case's copies
+      held_.clear();  // an earlier case's copies
     }
   }
   std::int64_t size() const { return count_; }
@@ -46,20 +46,20 @@ class PlanCopies {
   Copy<Int> operator[](std::int64_t j) {
     if (!holds_copy(j)) list(std::max(std::int64_t{0}, j - 1), current_walk().budget);
     if (!holds_copy(j)) return Copy<Int>{Int(0), Int(0), Int(0)};  // failure() says why
-    return buffer()[static_cast<std::size_t>(j - from_)];
+    return held_[static_cast<std::size_t>(j - from_)];
   }
 
   // The first j in [0, size()) whose copy fails `before` (true for a prefix of
   // the copies, as std::partition_point asks): within the copies held when
-  // it lies there, otherwise by a search that gallops out from `guess` (the
+  // it lies there, otherwise by a search that gallops out from `guess()` (the
   // caller's estimate: a head's or a source's share of d's heads or of the
-  // window) and then bisects. The guess only orders the probes; a wrong one
-  // costs probes, never the answer.
-  template <class Before>
-  std::int64_t partition_point(Before&& before, std::int64_t guess) {
+  // window, asked for only then) and then bisects. The guess only orders the
+  // probes; a wrong one costs probes, never the answer.
+  template <class Before, class Guess>
+  std::int64_t partition_point(Before&& before, Guess&& guess) {
     std::int64_t lo = 0;
     std::int64_t hi = count_;
-    const Plan<Int>& held = buffer();
+    const Plan<Int>& held = held_;
     if (!held.empty()) {
       const auto held_end = from_ + static_cast<std::int64_t>(held.size());
       if (!before(held.front())) {
@@ -71,7 +71,7 @@ class PlanCopies {
       }
     }
     if (lo < hi) {
-      const std::int64_t g = std::clamp(guess, lo, hi - 1);
+      const std::int64_t g = std::clamp(std::int64_t{guess()}, lo, hi - 1);
       if (before((*this)[g])) {
         lo = g + 1;
         for (std::int64_t step = 1; lo < hi; step *= 2) {
@@ -124,13 +124,13 @@ class PlanCopies {
     return copies;
   }
   bool holds_copy(std::int64_t j) const {
-    return j >= from_ && j - from_ < static_cast<std::int64_t>(buffer().size());
+    return j >= from_ && j - from_ < static_cast<std::int64_t>(held_.size());
   }
   void list(std::int64_t first, std::int64_t count) {
     from_ = first;
-    if (std::optional<Failure> f = plan_range_into(buffer(), d_, P_, D_, H_, mla_, Int(first), Int(count))) {
+    if (std::optional<Failure> f = plan_range_into(held_, d_, P_, D_, H_, mla_, Int(first), Int(count))) {
       failure_ = std::move(f);
-      buffer().clear();
+      held_.clear();
     }
   }
 
@@ -141,6 +141,7 @@ class PlanCopies {
   bool mla_;
   std::int64_t count_;
   std::int64_t from_ = 0;
+  Plan<Int>& held_ = buffer();  // looked up once: each look-up of a thread_local is a call
   std::optional<Failure> failure_;
 };
 
@@ -309,7 +310,7 @@ Verdict plan_matches_head_by_head_rule(const Int& d, const Int& P, const Int& D,
     const Int source = std::clamp(anchor, holding.value().first, Int(holding.value().end - 1));
     // The copy holding h: the last one starting at or before it.
     const std::int64_t after = copies.partition_point([&](const Copy<Int>& c) { return c.lo <= h; },
-                                                      copies.share(h, own.first, own.end) + 1);
+                                                      [&] { return copies.share(h, own.first, own.end) + 1; });
     if (after == 0) return violated(what() + " copies no head " + render(h));
     const Copy<Int> holding_copy = copies[after - 1];
     if (holding_copy.hi <= h) return violated(what() + " copies no head " + render(h));
@@ -372,7 +373,8 @@ Verdict plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, const 
     return q == w.first || heads(q, P, heads_total).value() != heads(Int(q - 1), P, heads_total).value();
   };
   const auto is_source = [&](const Int& q) {
-    const std::int64_t at = copies.partition_point([&](const Copy<Int>& c) { return c.p < q; }, copies.share(q, w.first, w.end));
+    const std::int64_t at = copies.partition_point([&](const Copy<Int>& c) { return c.p < q; },
+                                                   [&] { return copies.share(q, w.first, w.end); });
     return at != copies.size() && copies[at].p == q;
   };
   const std::int64_t n = copies.size();
