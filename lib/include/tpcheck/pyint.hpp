@@ -36,9 +36,9 @@ namespace tpcheck {
 // three runs): tpcheck_bench Sweep/24 107-109 ms -> 113-115 ms,
 // Entry/NarrowModelsAgreeWithCppIntModel (int16 against cpp_int) 83-88 ->
 // 90-92 ms; `tpcheck verify --max-tp 48 --max-heads 96` 0.61-0.62 s ->
-// 0.64 s of CPU (with the plan ranges of model.hpp); the largest listing in cpp_int, `tpcheck eval --model cpp_int
-// plan 0 1048576 1 1048576 0` (2^20 copies), peak RSS 183 MB -> 281 MB, a
-// window of 2^20 ranks 62 MB -> 95 MB.
+// 0.64 s of CPU (with the plan ranges of model.hpp); the largest listing in
+// cpp_int, `tpcheck eval --model cpp_int plan 0 1048576 1 1048576 0` (2^20
+// copies), peak RSS 183 MB -> 281 MB, a window of 2^20 ranks 62 MB -> 95 MB.
 using BigInt = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
     384, 0, boost::multiprecision::signed_magnitude, boost::multiprecision::unchecked>>;
 
