@@ -45,7 +45,7 @@ class PlanCopies {
   // Copy j, 0 <= j < size().
   Copy<Int> operator[](std::int64_t j) {
     if (!holds_copy(j)) list(std::max(std::int64_t{0}, j - 1), current_walk().budget);
-    if (!holds_copy(j)) return Copy<Int>{Int(0), Int(0), Int(0)};  // failure() says why
+    if (!holds_copy(j)) return Copy<Int>{Int(0), Int(0), Int(0)};  // the listing failed: failed() says how
     return held_[static_cast<std::size_t>(j - from_)];
   }
 
