@@ -2,9 +2,11 @@
 // (outcome.hpp): the text, emptiness and equality must be the text's own,
 // whichever way a message was made; and plan_into, the buffer-reusing plan,
 // gives exactly plan()'s outcome.
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "model_test_support.hpp"
 
@@ -106,6 +108,55 @@ TYPED_TEST(PlanInto, GivesPlansOutcome) {
     } else {
       EXPECT_EQ(buffer, expected.value());
     }
+  }
+}
+
+// Copies [first, first + count) of a plan are those copies of plan(), fewer
+// past its end, and the whole range is plan_into; a failure is plan()'s.
+TYPED_TEST(PlanInto, ARangeIsThatSliceOfThePlan) {
+  using Int = TypeParam;
+  struct Case { std::int64_t d, P, D, H; bool mla; };
+  Plan<Int> buffer;
+  for (const Case c : {Case{0, 8, 1, 8, false}, Case{1, 12, 2, 4, false}, Case{0, 3, 2, 6, false}, Case{0, 6, 1, 3, false},
+                       Case{0, 2, 4, 1, true}, Case{0, 0, 2, 4, false}, Case{2, 4, 2, 8, false}}) {
+    const Outcome<Plan<Int>> whole = plan<Int>(c.d, c.P, c.D, c.H, c.mla);
+    if (!whole.ok()) {
+      const std::optional<Failure> failed = plan_range_into<Int>(buffer, c.d, c.P, c.D, c.H, c.mla, Int(0), Int(1));
+      ASSERT_TRUE(failed.has_value());
+      EXPECT_EQ(*failed, whole.failure());
+      continue;
+    }
+    const auto n = static_cast<std::int64_t>(whole.value().size());
+    for (std::int64_t first = 0; first <= n + 1; ++first) {
+      for (std::int64_t count = 0; count <= n + 1; ++count) {
+        ASSERT_FALSE(plan_range_into<Int>(buffer, c.d, c.P, c.D, c.H, c.mla, Int(first), Int(count)).has_value());
+        const std::int64_t from = std::min(first, n);
+        const std::int64_t to = std::min(n, first + count);
+        EXPECT_EQ(buffer, Plan<Int>(whole.value().begin() + from, whole.value().begin() + std::max(from, to)))
+            << render(whole) << " [" << first << ", +" << count << ")";
+      }
+    }
+  }
+}
+
+// A plan too long to list whole (past kMaxListed) still gives any range of
+// it, each copy the one after the copy before; a range that long fails as
+// the plan does.
+TYPED_TEST(PlanInto, ARangeOfAPlanTooLongToList) {
+  using Int = TypeParam;
+  if constexpr (std::is_same_v<Int, std::int16_t>) {
+    GTEST_SKIP() << "int16 holds no plan past 2^20 copies";
+  } else {
+    const Int P = Int(std::int64_t{1} << 22), D = 1, H = P;  // one copy per prefill rank
+    Plan<Int> buffer;
+    const Outcome<Plan<Int>> whole = plan<Int>(0, P, D, H, false);
+    ASSERT_FALSE(whole.ok());
+    const std::optional<Failure> too_long = plan_range_into<Int>(buffer, 0, P, D, H, false, Int(0), P);
+    ASSERT_TRUE(too_long.has_value());
+    EXPECT_EQ(*too_long, whole.failure());
+    ASSERT_FALSE(plan_range_into<Int>(buffer, 0, P, D, H, false, Int(P - 3), Int(8)).has_value());
+    EXPECT_EQ(buffer, (Plan<Int>{{Int(P - 3), Int(P - 3), Int(P - 2)}, {Int(P - 2), Int(P - 2), Int(P - 1)},
+                                 {Int(P - 1), Int(P - 1), P}}));
   }
 }
 

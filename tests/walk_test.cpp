@@ -81,6 +81,50 @@ TEST(Walk, WithoutABudgetACappedListIsVisitedAtItsEndsAndMiddle) {
   EXPECT_EQ(visited<std::int64_t>(0, 100, 64), (std::vector<std::int64_t>{0, 7, 99}));
 }
 
+TEST(Walk, WalkedRunsAreWhatAWalkVisits) {
+  const inv::WalkedRuns<std::int64_t> all = inv::walked_runs<std::int64_t>(10, 30);
+  ASSERT_EQ(all.count, 1U);
+  EXPECT_EQ(all.runs[0], (Span<std::int64_t>{10, 30}));
+  const ScopedWalk walk(Walk{5, chosen(4)});
+  const inv::WalkedRuns<std::int64_t> some = inv::walked_runs<std::int64_t>(10, 30);
+  ASSERT_EQ(some.count, 3U);
+  EXPECT_EQ(some.runs[0], (Span<std::int64_t>{10, 11}));
+  EXPECT_EQ(some.runs[1], (Span<std::int64_t>{14, 17}));
+  EXPECT_EQ(some.runs[2], (Span<std::int64_t>{29, 30}));
+}
+
+// The plan checks read a plan longer than the budget a few copies at a time
+// (plan_range_into): on every loadable sizing up to 16 ranks and 32 heads, and
+// with the run at every copy, each gives the verdict it gives reading the
+// whole plan, and some of those plans are longer than the budget.
+TEST(Walk, BudgetedPlanChecksGiveTheWholePlansVerdict) {
+  using Check = inv::Verdict (*)(const std::int64_t&, const std::int64_t&, const std::int64_t&, const std::int64_t&, bool);
+  const Check checks[] = {&inv::plan_partitions_own_heads<std::int64_t>, &inv::plan_matches_head_by_head_rule<std::int64_t>,
+                          &inv::plan_sources_match_nixl<std::int64_t>, &inv::single_source_holds_own_heads<std::int64_t>};
+  std::int64_t longer_than_budget = 0;
+  for (std::int64_t P = 1; P <= 16; ++P) {
+    for (std::int64_t D = 1; D <= 16; ++D) {
+      for (std::int64_t H = 1; H <= 32; ++H) {
+        for (std::int64_t d = 0; d < D; ++d) {
+          const Outcome<std::int64_t> n = plan_copy_count<std::int64_t>(d, P, D, H, false);
+          if (!n.ok()) continue;
+          if (n.value() > 3) ++longer_than_budget;
+          for (const Check check : checks) {
+            const inv::Verdict whole = check(d, P, D, H, false);
+            ASSERT_FALSE(whole.is_violated()) << whole.message();
+            for (std::uint64_t at = 0; at < static_cast<std::uint64_t>(n.value()); ++at) {
+              const ScopedWalk walk(Walk{3, chosen(at)});
+              const inv::Verdict walked = check(d, P, D, H, false);
+              EXPECT_EQ(walked.state(), whole.state()) << "P=" << P << " D=" << D << " H=" << H << " d=" << d << " at=" << at;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(longer_than_budget, 100);
+}
+
 TEST(Walk, AScopeRestoresTheWalkBefore) {
   {
     const ScopedWalk outer(Walk{8, 2});

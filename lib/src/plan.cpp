@@ -70,25 +70,51 @@ Outcome<Int> plan_copy_count(const Int& d, const Int& P, const Int& D, const Int
 
 namespace {
 
-// The copies of decode rank d's plan under a validated sizing, appended to
-// `copies` (the one body of plan() and plan_into()).
+// Copies [first, end) of decode rank d's plan under a validated sizing,
+// appended to `copies`, computed one by one from copy `first` on; no `end`:
+// to the plan's last copy. The one body of plan(), plan_into() and
+// plan_range_into().
 template <ModelInt Int>
-Plan<Int>& append_copies(Plan<Int>& copies, const Int& d, const Sizing<Int>& s) {
+void append_copies(Plan<Int>& copies, const Int& d, const Sizing<Int>& s, const Int& first,
+                   const std::optional<Int>& end) {
   const Span<Int> own = heads_of(d, s.D, s.H);
+  Int j = first;
+  const auto wanted = [&] { return !end || j < *end; };
   if (s.P <= s.H) {
     const Int per_rank = floor_div<Int>(s.H, s.P);
-    for (Int p = floor_div<Int>(own.first, per_rank); p * per_rank < own.end; ++p) {
+    for (Int p = Int(floor_div<Int>(own.first, per_rank) + first); p * per_rank < own.end && wanted(); ++p, ++j) {
       copies.push_back({p, std::max(own.first, Int(p * per_rank)), std::min(own.end, Int((p + 1) * per_rank))});
     }
-    return copies;
+    return;
   }
   const Int k = floor_div<Int>(s.P, s.H);
   const Int anchor = mul_floor_div<Int>(d, s.P, s.D);
-  for (Int h = own.first; h < own.end; ++h) {
+  for (Int h = Int(own.first + first); h < own.end && wanted(); ++h, ++j) {
     const Int lo = h * k;
     copies.push_back({std::clamp(anchor, lo, Int(lo + k - 1)), h, Int(h + 1)});
   }
-  return copies;
+}
+
+// Copies [first, first + count) of the plan (all from `first` without a
+// count) into `copies`, or the failure plan() gives; a range of more than
+// kMaxListed copies fails as the whole plan would.
+template <ModelInt Int>
+std::optional<Failure> list_copies(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H,
+                                   bool mla, const Int& first, const std::optional<Int>& count) {
+  copies.clear();
+  const Outcome<Sizing<Int>> checked = validate_decode(d, P, D, H, mla);
+  if (!checked.ok()) return checked.failure();
+  const Sizing<Int>& s = checked.value();
+  const Int total = copy_count(d, s);
+  const Int begin = std::min(first, total);
+  // first + count may pass Int's range: compare with what is left instead.
+  const std::optional<Int> end = count && *count < Int(total - begin) ? std::optional<Int>(Int(begin + *count))
+                                                                        : std::nullopt;
+  const Int listed = end ? Int(*end - begin) : Int(total - begin);
+  if (listed > kMaxListed) return msg::too_long_to_list("plan of decode_tp_rank ", d, total, kMaxListed);
+  copies.reserve(static_cast<std::size_t>(listed));
+  append_copies(copies, d, s, begin, end);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -96,15 +122,13 @@ Plan<Int>& append_copies(Plan<Int>& copies, const Int& d, const Sizing<Int>& s) 
 template <ModelInt Int>
 std::optional<Failure> plan_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H,
                                  bool mla) {
-  copies.clear();
-  const Outcome<Sizing<Int>> checked = validate_decode(d, P, D, H, mla);
-  if (!checked.ok()) return checked.failure();
-  const Sizing<Int>& s = checked.value();
-  const Int count = copy_count(d, s);
-  if (count > kMaxListed) return msg::too_long_to_list("plan of decode_tp_rank ", d, count, kMaxListed);
-  copies.reserve(static_cast<std::size_t>(count));
-  append_copies(copies, d, s);
-  return std::nullopt;
+  return list_copies<Int>(copies, d, P, D, H, mla, Int(0), std::nullopt);
+}
+
+template <ModelInt Int>
+std::optional<Failure> plan_range_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H,
+                                       bool mla, const Int& first, const Int& count) {
+  return list_copies<Int>(copies, d, P, D, H, mla, first, std::optional<Int>(count));
 }
 
 template <ModelInt Int>
@@ -165,6 +189,8 @@ Outcome<Int> single_readers(const Int& p, const Int& P, const Int& D) {
   template Outcome<Int> plan_copy_count<Int>(const Int&, const Int&, const Int&, const Int&, bool);               \
   template Outcome<Plan<Int>> plan<Int>(const Int&, const Int&, const Int&, const Int&, bool);                    \
   template std::optional<Failure> plan_into<Int>(Plan<Int>&, const Int&, const Int&, const Int&, const Int&, bool); \
+  template std::optional<Failure> plan_range_into<Int>(Plan<Int>&, const Int&, const Int&, const Int&, const Int&, \
+                                                       bool, const Int&, const Int&);                            \
   template Outcome<Plan<Int>> single_source_plan<Int>(const Int&, const Int&, const Int&, const Int&, bool);      \
   template Outcome<Int> readers<Int>(const Int&, const Int&, const Int&, const Int&, bool);                       \
   template Outcome<Int> single_readers<Int>(const Int&, const Int&, const Int&);

@@ -15,10 +15,12 @@
 #include <stdexcept>
 
 #include "declare.hpp"
+#include "support.hpp"
 #include "tpcheck/invariants.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/operation_domains.hpp"
 #include "tpcheck/operations.hpp"
+#include "tpcheck/render.hpp"
 
 TPCHECK_DECLARATIONS(differential)
 
@@ -62,21 +64,60 @@ Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds
   return agrees(op, *arguments<std::int16_t>(op, values));
 }
 
-// The operation compared for `op` on these arguments. A listed outcome (a
-// window, a plan) costs its length in both models, up to kMaxListed (2^20)
-// elements: past kMaxWalked its length is compared instead (window_span,
+// A listed outcome (a window, a plan) costs its length in both models, up to
+// kMaxListed (2^20) elements; a list too long to list at all is compared as
+// is: its error is cheap. A plan longer than the walk's budget (the fuzzers)
+// is compared as the walk sees it: its copy count, and the copies the walk
+// visits (walked_runs over its copy indices), each run listed by
+// plan_range_into in both models. Its copies are computed one by one
+// (products that may overflow near the last), so every copy is compared
+// somewhere: the fuzzer moves the walk.
+template <class Narrow>
+Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::int64_t count) {
+  static const std::size_t count_op = *operation_index("plan_copy_count");
+  if (Verdict v = agrees(count_op, a); !v.held()) return v;
+  const bool mla = a[4] != 0;
+  const std::array<BigInt, 4> big{widen(a[0]), widen(a[1]), widen(a[2]), widen(a[3])};
+  thread_local Plan<Narrow> narrow_copies;
+  thread_local Plan<BigInt> big_copies;
+  const WalkedRuns<std::int64_t> walked = walked_runs(std::int64_t{0}, count);
+  for (std::size_t i = 0; i < walked.count; ++i) {
+    const Span<std::int64_t>& run = walked.runs[i];
+    const std::int64_t length = run.end - run.first;
+    const std::optional<Failure> narrow_failed = plan_range_into(narrow_copies, a[0], a[1], a[2], a[3], mla,
+                                                                 Narrow(run.first), Narrow(length));
+    const std::optional<Failure> big_failed =
+        plan_range_into(big_copies, big[0], big[1], big[2], big[3], mla, BigInt(run.first), BigInt(length));
+    bool same = narrow_failed.has_value() == big_failed.has_value() && narrow_copies.size() == big_copies.size();
+    if (same && narrow_failed) same = *narrow_failed == *big_failed;
+    for (std::size_t j = 0; same && j < narrow_copies.size(); ++j) {
+      const Copy<Narrow>& n = narrow_copies[j];
+      same = Copy<BigInt>{widen(n.p), widen(n.lo), widen(n.hi)} == big_copies[j];
+    }
+    if (same) continue;
+    const auto listed = [](const std::optional<Failure>& failed, const auto& copies) {
+      return failed ? render(*failed) : render(copies);
+    };
+    return violated(call("plan", a[0], a[1], a[2], a[3], mla) + " copies [" + render(run.first) + ", " +
+                    render(run.end) + ") are " + listed(narrow_failed, narrow_copies) + " in " +
+                    std::string(model_type_name<Narrow>()) + " but " + listed(big_failed, big_copies) +
+                    " in cpp_int");
+  }
+  return holds();
+}
+
+// The operation compared for `op` on these arguments: past kMaxWalked
+// elements a list's length is compared instead (window_span,
 // plan_copy_count, which take the same parameters), so one case stays cheap.
 // With a walk budget (the fuzzers) a window longer than the budget is
 // compared by its span: its ranks are the span's, one after the other, so
-// the span holds every value the listing could get wrong. A plan's copies
-// are computed one by one (products that may overflow near the last), so a
-// plan is listed up to kMaxWalked whatever the budget. A list too long to
-// list at all is compared as is: its error is cheap.
+// the span holds every value the listing could get wrong; a plan longer than
+// the budget by plan_agrees_where_walked (narrow_agree below).
 std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
   static const std::size_t plan_op = *operation_index("plan");
   static const std::size_t window_op = *operation_index("window");
   const auto longer_than = [](std::int64_t n, std::int64_t longest) { return n > longest && n <= kMaxListed; };
-  if (op == plan_op) {
+  if (op == plan_op && walks_every_element()) {
     const Outcome<std::int64_t> n = plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0);
     if (n.ok() && longer_than(n.value(), kMaxWalked)) return *operation_index("plan_copy_count");
   }
@@ -95,6 +136,17 @@ Verdict narrow_agree(std::size_t drawn_op, const Int* values, KindMask* kinds) {
   const auto args64 = arguments<std::int64_t>(drawn_op, values);
   if (!args64) return vacuous("an argument does not fit int64: only cpp_int holds it");
   *kinds = KindMask{1} << drawn_op;
+  static const std::size_t plan_op = *operation_index("plan");
+  if (drawn_op == plan_op && !walks_every_element()) {
+    const std::array<std::int64_t, kMaxArity>& a = *args64;
+    const Outcome<std::int64_t> n = plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0);
+    if (n.ok() && n.value() > current_walk().budget && n.value() <= kMaxListed) {
+      if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
+        if (Verdict v = plan_agrees_where_walked(*args16, n.value()); v.is_violated()) return v;
+      }
+      return plan_agrees_where_walked(a, n.value());
+    }
+  }
   const std::size_t op = affordable(drawn_op, *args64);
   if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
     if (Verdict v = agrees(op, *args16); v.is_violated()) return v;

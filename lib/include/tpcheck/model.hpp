@@ -93,6 +93,16 @@ Outcome<Plan<Int>> plan(const Int& d, const Int& P, const Int& D, const Int& H, 
 template <ModelInt Int>
 std::optional<Failure> plan_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H, bool mla);
 
+// §6 copies [first, first + count) of the same plan (fewer where the plan
+// ends first) written to `copies` as plan_into does: the same copies,
+// computed one by one from copy `first` on, so a caller that looks at a few
+// copies of a long plan (the fuzzers' walks) does not list all of them.
+// plan_into is this range over the whole plan. A range of more than
+// kMaxListed copies fails as plan() does. Precondition: first, count >= 0.
+template <ModelInt Int>
+std::optional<Failure> plan_range_into(Plan<Int>& copies, const Int& d, const Int& P, const Int& D, const Int& H,
+                                       bool mla, const Int& first, const Int& count);
+
 // §6 how many copies plan(d, ...) has, without listing them.
 template <ModelInt Int>
 Outcome<Int> plan_copy_count(const Int& d, const Int& P, const Int& D, const Int& H, bool mla);

@@ -19,7 +19,28 @@
 
 namespace tpcheck {
 
-using BigInt = boost::multiprecision::cpp_int;
+// cpp_int's arithmetic with 384 bits stored inline instead of its default 128:
+// MaxBits 0 keeps it unbounded (std::allocator past the inline limbs), so it
+// is still arbitrary precision with cpp_int's semantics. Why: the fuzzers and
+// RapidCheck draw cpp_int values up to 2^320, and with 128 inline bits every
+// such value and temporary was a heap allocation; in the sanitizer builds
+// ASan's allocator (stack depot, quarantine) was about 30% of fuzz_invariants'
+// time. 384 bits hold every drawn value; a product of two (up to 640 bits, in
+// mul_floor_div) still allocates. Measured (libFuzzer build, exec/s per CPU
+// second, fixed seeds 1-3, median, load 2-3): fuzz_invariants 49,128 with
+// cpp_int, 71,649 with this; 640 inline bits read 77,351 in the same sitting
+// as 71,213 for 384 (within the noise; seeds alone move it 69-79k) for a
+// BigInt of 96 bytes instead of 64 (cpp_int's is 32); fuzz_differential
+// 63,787 and 67,000 (its values fit int64; within the noise). What it costs
+// the normal build (GCC 12 RelWithDebInfo, CPU time, old and new alternating,
+// three runs): tpcheck_bench Sweep/24 107-109 ms -> 113-115 ms,
+// Entry/NarrowModelsAgreeWithCppIntModel (int16 against cpp_int) 83-88 ->
+// 90-92 ms; `tpcheck verify --max-tp 48 --max-heads 96` 0.61-0.62 s ->
+// 0.64 s of CPU (with the plan ranges of model.hpp); the largest listing in
+// cpp_int, `tpcheck eval --model cpp_int plan 0 1048576 1 1048576 0` (2^20
+// copies), peak RSS 183 MB -> 281 MB, a window of 2^20 ranks 62 MB -> 95 MB.
+using BigInt = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
+    384, 0, boost::multiprecision::signed_magnitude, boost::multiprecision::unchecked>>;
 
 template <class T>
 concept ModelInt = std::same_as<T, std::int64_t> || std::same_as<T, BigInt> || std::same_as<T, std::int16_t>;

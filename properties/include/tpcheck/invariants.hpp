@@ -15,8 +15,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
+#include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 #include "tpcheck/sharding.hpp"
 #include "tpcheck/verdict.hpp"
@@ -59,37 +62,49 @@ class ScopedWalk {
 // ranks it visits.
 inline bool walks_every_element() { return current_walk().budget < 3; }
 
-// Visits the elements of [first, end) the calling thread's walk covers
-// (current_walk(), invariants.hpp): all of them without a budget or when they
-// fit it; otherwise the first, a run of budget - 2 consecutive elements from
-// the chosen one (moved back when it would pass the last), and the last, each
-// once and in order. Returns the first verdict of `visit` that does not hold,
-// or holds.
+// The runs of [first, end) the calling thread's walk covers (current_walk(),
+// above), in order and disjoint, at most three: the whole list without a
+// budget or when it fits the budget; otherwise its first element, a run of
+// budget - 2 consecutive elements from the chosen one (moved back when it
+// would pass the last), and its last. walk_range visits them one by one; a
+// caller that lists a long list's elements from the model (a plan's copies,
+// plan_range_into) lists these runs alone.
 //
 // `unbudgeted_cap` > 0: a list longer than it is walked, without a budget, at
 // its first, middle and last element only (a list whose length has no useful
 // bound, such as a window of sizes near 2^63).
-template <ModelInt Int, class Visit>
-Verdict walk_range(const Int& first, const Int& end, Visit&& visit, std::int64_t unbudgeted_cap = 0) {
+template <ModelInt Int>
+struct WalkedRuns {
+  std::array<Span<Int>, 3> runs;
+  std::size_t count = 0;
+};
+template <ModelInt Int>
+WalkedRuns<Int> walked_runs(const Int& first, const Int& end, std::int64_t unbudgeted_cap = 0) {
   const Walk& walk = current_walk();
   const Int length = end - first;
   const bool capped = walks_every_element() && unbudgeted_cap > 0 && length > unbudgeted_cap;
-  if (!capped && (walks_every_element() || length <= walk.budget)) {
-    for (Int x = first; x < end; ++x) {
-      if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
-    }
-    return holds();
-  }
+  if (!capped && (walks_every_element() || length <= walk.budget)) return {{Span<Int>{first, end}}, 1};
   const Int run = capped ? Int(1) : Int(walk.budget - 2);
   // The chosen index, as a non-negative value of Int (the top bit dropped for int64).
   const Int chosen = capped ? floor_div<Int>(length, Int(2))
                             : floor_mod<Int>(Int(static_cast<std::int64_t>(walk.chosen >> 1)), length);
   const Int run_first = std::max(Int(first + 1), std::min(Int(first + chosen), Int(end - 1 - run)));
-  if (Verdict v = visit(first); !v.held()) return v;
-  for (Int x = run_first; x < run_first + run; ++x) {
-    if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
+  return {{Span<Int>{first, Int(first + 1)}, Span<Int>{run_first, Int(run_first + run)}, Span<Int>{Int(end - 1), end}},
+          3};
+}
+
+// Visits the elements of walked_runs(first, end, unbudgeted_cap), each once
+// and in order. Returns the first verdict of `visit` that does not hold, or
+// holds.
+template <ModelInt Int, class Visit>
+Verdict walk_range(const Int& first, const Int& end, Visit&& visit, std::int64_t unbudgeted_cap = 0) {
+  const WalkedRuns<Int> walked = walked_runs(first, end, unbudgeted_cap);
+  for (std::size_t i = 0; i < walked.count; ++i) {
+    for (Int x = walked.runs[i].first; x < walked.runs[i].end; ++x) {
+      if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
+    }
   }
-  return visit(Int(end - 1));
+  return holds();
 }
 
 // The largest size the random engines (RapidCheck, the fuzzers) draw for a
