@@ -49,8 +49,9 @@ std::variant<Call, std::string> parse_words(std::string_view name, std::span<con
   const OperationInfo& info = operation_infos()[*index];
   const auto& params = info.params;
   if (count != params.size()) {
-    return concat({"usage: ", usage_of(info), " (", std::to_string(params.size()), " arguments, got ",
-                   std::to_string(count), ")"});
+    const std::string usage = usage_of(info);
+    return concat({"usage: ", usage, " (", static_cast<std::int64_t>(params.size()), " arguments, got ",
+                   static_cast<std::int64_t>(count), ")"});
   }
   Call call{*index, {}};
   call.args.reserve(params.size());
@@ -58,7 +59,7 @@ std::variant<Call, std::string> parse_words(std::string_view name, std::span<con
     auto value = parse_decimal(args[i]);
     if (!value) {
       return concat({"argument ", params[i].name, " of ", name, " is not a decimal integer of at most ",
-                     std::to_string(kMaxDecimalDigits), " digits: '", args[i], "'"});
+                     static_cast<std::int64_t>(kMaxDecimalDigits), " digits: '", args[i], "'"});
     }
     if (params[i].role == Role::Flag && *value != 0 && *value != 1) {
       return concat({"argument ", params[i].name, " of ", name, " must be 0 or 1, got '", args[i], "'"});
@@ -74,8 +75,9 @@ std::optional<std::string> arguments_in(const Call& call, std::array<Int, kMaxAr
   for (std::size_t i = 0; i < call.args.size(); ++i) {
     const std::optional<Int> v = narrow_to<Int>(call.args[i]);
     if (!v) {
-      return concat({"argument ", operation_infos()[call.op].params[i].name, " = ", decimal(call.args[i]),
-                     " does not fit in ", model_type_name<Int>()});
+      const std::string value = decimal(call.args[i]);
+      return concat({"argument ", operation_infos()[call.op].params[i].name, " = ", value, " does not fit in ",
+                     model_type_name<Int>()});
     }
     out[i] = *v;
   }
