@@ -117,7 +117,7 @@ std::optional<TextPieces> parse_line(std::string_view line, ParsedCall& call) {
 }
 
 // The parsed call as the public parsers return it.
-std::variant<Call, std::string> kept(std::optional<TextPieces> error, const ParsedCall& call) {
+std::variant<Call, std::string> as_call(const std::optional<TextPieces>& error, const ParsedCall& call) {
   if (error) return error->str();
   const std::span<const BigInt> args = call.arguments();
   return Call{call.op, {args.begin(), args.end()}};
@@ -150,7 +150,7 @@ bool run_in(const ParsedCall& call, std::string& text) {
 
 // Runs a parsed call (or writes its error) into `text`, in the model type
 // asked for; Auto: int64 when every argument fits, cpp_int otherwise.
-bool run(std::optional<TextPieces> error, const ParsedCall& call, ModelType type, std::string& text) {
+bool run(const std::optional<TextPieces>& error, const ParsedCall& call, ModelType type, std::string& text) {
   if (error) {
     text.clear();
     error->append_to(text);
@@ -182,8 +182,8 @@ std::optional<ModelType> model_type_named(std::string_view name) {
 
 std::variant<Call, std::string> parse_call(std::string_view name, std::span<const std::string_view> args) {
   ParsedCall call;
-  auto error = parse_words(name, args, args.size(), call);
-  return kept(std::move(error), call);
+  const auto parse_error = parse_words(name, args, args.size(), call);
+  return as_call(parse_error, call);
 }
 
 std::variant<Call, std::string> parse_call(std::string_view name, const std::vector<std::string>& args) {
@@ -193,20 +193,20 @@ std::variant<Call, std::string> parse_call(std::string_view name, const std::vec
 
 std::variant<Call, std::string> parse_call_line(std::string_view line) {
   ParsedCall call;
-  auto error = parse_line(line, call);
-  return kept(std::move(error), call);
+  const auto parse_error = parse_line(line, call);
+  return as_call(parse_error, call);
 }
 
 bool evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type, std::string& text) {
   ParsedCall call;
-  auto error = parse_words(name, args, args.size(), call);
-  return run(std::move(error), call, type, text);
+  const auto parse_error = parse_words(name, args, args.size(), call);
+  return run(parse_error, call, type, text);
 }
 
 bool evaluate_line(std::string_view line, ModelType type, std::string& text) {
   ParsedCall call;
-  auto error = parse_line(line, call);
-  return run(std::move(error), call, type, text);
+  const auto parse_error = parse_line(line, call);
+  return run(parse_error, call, type, text);
 }
 
 Evaluation evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type) {
