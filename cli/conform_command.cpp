@@ -87,14 +87,14 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         c.run.only.push_back(v);
       } else if (a == "--max-tp" || a == "--max-heads" || a == "--timeout") {
         const auto n = parse_bounded(a, v, a == "--timeout" ? 1 : 0, a == "--timeout" ? 3600 : 1024);
-        if (auto* e = std::get_if<std::string>(&n)) return *e;
+        if (auto* e = std::get_if<OptionError>(&n)) return e->str();
         const auto value = std::get<std::int64_t>(n);
         if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value);
         if (a == "--max-heads") c.run.bounds.max_heads = static_cast<int>(value), heads_given = true;
         if (a == "--timeout") c.run.timeout = std::chrono::seconds(value);
       } else if (a == "--memory") {
         const auto n = parse_bounded(a, v, 64, std::int64_t{1} << 30);
-        if (auto* e = std::get_if<std::string>(&n)) return *e;
+        if (auto* e = std::get_if<OptionError>(&n)) return e->str();
         c.run.memory_mib = static_cast<std::uint64_t>(std::get<std::int64_t>(n));
       } else if (a == "--python") {
         c.run.python = v;

@@ -23,13 +23,12 @@ void print_operations(std::ostream& out) {
 // caller reading line by line never falls out of step.
 int run_batch(ModelType type) {
   int status = 0;
-  std::string line;
+  std::string line, text;  // one buffer for every line's outcome
   while (std::getline(std::cin, line)) {
-    const Evaluation e = evaluate_line(line, type);
-    if (e.ok) {
-      std::cout << e.text << "\n";
+    if (evaluate_line(line, type, text)) {
+      std::cout << text << "\n";
     } else {
-      std::cout << "UsageError: " << e.text << "\n";
+      std::cout << "UsageError: " << text << "\n";
       status = 2;
     }
   }

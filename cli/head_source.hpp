@@ -21,9 +21,9 @@ std::variant<std::optional<preflight::ModelConfig>, std::string> resolve_heads(H
 // error ends it with 2 too). The exit status when it ends, else nothing; the
 // config read goes to `model`.
 template <class Options>
-std::optional<int> start_command(const char* command, std::variant<Options, std::string>& parsed, const char* usage,
+std::optional<int> start_command(const char* command, std::variant<Options, OptionError>& parsed, const char* usage,
                                  std::optional<preflight::ModelConfig>& model) {
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
+  if (const auto* error = std::get_if<OptionError>(&parsed)) {
     std::cerr << "tpcheck " << command << ": " << *error << "\n";
     return 2;
   }

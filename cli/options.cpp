@@ -4,29 +4,27 @@
 #include <unordered_map>
 #include <utility>
 
-#include "tpcheck/concat.hpp"
 
 namespace tpcheck::cli {
 
 std::vector<std::string_view> views_of(const std::vector<std::string>& args) { return {args.begin(), args.end()}; }
 
-std::variant<std::int64_t, std::string> parse_bounded(std::string_view flag, std::string_view text, std::int64_t lo,
+std::variant<std::int64_t, OptionError> parse_bounded(std::string_view flag, std::string_view text, std::int64_t lo,
                                                       std::int64_t hi) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end || value < lo || value > hi) {
-    return concat({flag, " takes a whole number from ", std::to_string(lo), " to ", std::to_string(hi), ", got '", text,
-                   "'"});
+    return OptionError(flag, " takes a whole number from ", lo, " to ", hi, ", got '", text, "'");
   }
   return value;
 }
 
 namespace {
 
-std::string needs_a_value(std::string_view flag) { return concat({flag, " needs a value"}); }
-std::string given_twice(std::string_view flag) { return concat({flag, " given twice"}); }
-std::string unknown_option(std::string_view flag) { return concat({"unknown option '", flag, "'"}); }
+OptionError needs_a_value(std::string_view flag) { return OptionError(flag, " needs a value"); }
+OptionError given_twice(std::string_view flag) { return OptionError(flag, " given twice"); }
+OptionError unknown_option(std::string_view flag) { return OptionError("unknown option '", flag, "'"); }
 
 // Every flag of the commands parsed here. An argument is named once, by a
 // hashed look-up, and each parser switches on the name: comparing it with
@@ -60,7 +58,7 @@ Flag flag_named(std::string_view arg) {
 
 }  // namespace
 
-std::variant<VerifyOptions, std::string> parse_verify_options(Args args) {
+std::variant<VerifyOptions, OptionError> parse_verify_options(Args args) {
   VerifyOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view flag = args[i];
@@ -85,7 +83,7 @@ std::variant<VerifyOptions, std::string> parse_verify_options(Args args) {
     }
     if (i + 1 == args.size()) return needs_a_value(flag);
     auto value = parse_bounded(flag, args[++i], lo, hi);
-    if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
+    if (auto* error = std::get_if<OptionError>(&value)) return std::move(*error);
     const std::int64_t v = std::get<std::int64_t>(value);
     switch (name) {
       case Flag::MaxTp: options.max_tp = v; break;
@@ -113,7 +111,7 @@ enum class Taken { No, Yes };
 
 // Takes args[i] (and its value, advancing i) when it is a shared flag the
 // command allows; an error text when it is malformed. `name` is args[i]'s.
-std::variant<Taken, std::string> take_shared_flag(Args args, std::size_t& i, Flag name, bool allow_connector,
+std::variant<Taken, OptionError> take_shared_flag(Args args, std::size_t& i, Flag name, bool allow_connector,
                                                   bool allow_svg, SharedFlags& f) {
   const std::string_view flag = args[i];
   switch (name) {
@@ -134,7 +132,7 @@ std::variant<Taken, std::string> take_shared_flag(Args args, std::size_t& i, Fla
   const std::string_view value = args[++i];
   if (name == Flag::Connector) {
     const auto c = connector_named(value);
-    if (!c) return concat({"unknown connector '", value, "' (expected moriio, nixl, mooncake or general)"});
+    if (!c) return OptionError("unknown connector '", value, "' (expected moriio, nixl, mooncake or general)");
     f.connectors.push_back(*c);
     return Taken::Yes;
   }
@@ -151,16 +149,16 @@ std::variant<Taken, std::string> take_shared_flag(Args args, std::size_t& i, Fla
   if (name == Flag::ModelConfig) f.model_config = std::string(value);
   if (name == Flag::KvHeads) {
     auto heads = parse_bounded(flag, value, 1, kMaxOperatorSize);
-    if (auto* error = std::get_if<std::string>(&heads)) return std::move(*error);
+    if (auto* error = std::get_if<OptionError>(&heads)) return std::move(*error);
     f.kv_heads = std::get<std::int64_t>(heads);
   }
   return Taken::Yes;
 }
 
 // Where the heads come from: exactly one of the three flags.
-std::optional<std::string> finish_head_source(const SharedFlags& f, HeadSource& out) {
+std::optional<OptionError> finish_head_source(const SharedFlags& f, HeadSource& out) {
   const int given = (f.kv_heads ? 1 : 0) + (f.mla ? 1 : 0) + (f.model_config ? 1 : 0);
-  if (given != 1) return "give exactly one of --kv-heads H, --mla and --model-config FILE";
+  if (given != 1) return OptionError("give exactly one of --kv-heads H, --mla and --model-config FILE");
   out.kv_heads = BigInt(f.kv_heads.value_or(1));
   out.mla = f.mla;
   out.model_config = f.model_config;
@@ -169,7 +167,7 @@ std::optional<std::string> finish_head_source(const SharedFlags& f, HeadSource& 
 
 }  // namespace
 
-std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand command, Args args) {
+std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand command, Args args) {
   const bool check = command == SizingCommand::Check;
   SizingOptions o;
   SharedFlags shared;
@@ -183,7 +181,7 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Flag name = flag_named(args[i]);
     auto taken = take_shared_flag(args, i, name, check, !check, shared);
-    if (auto* error = std::get_if<std::string>(&taken)) return std::move(*error);
+    if (auto* error = std::get_if<OptionError>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     std::optional<Bounded> b;
@@ -206,12 +204,12 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
     const std::string_view text = args[++i];
     if (b) {
       auto value = parse_bounded(flag, text, b->lo, b->hi);
-      if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
+      if (auto* error = std::get_if<OptionError>(&value)) return std::move(*error);
       *b->target = std::get<std::int64_t>(value);
       continue;
     }
     const auto value = parse_decimal(text);
-    if (!value) return concat({flag, " takes a decimal integer, got '", text, "'"});
+    if (!value) return OptionError(flag, " takes a decimal integer, got '", text, "'");
     *v = *value;
   }
   o.help = shared.help;
@@ -219,30 +217,30 @@ std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand comm
   o.connectors = std::move(shared.connectors);
   o.svg = std::move(shared.svg);
   if (o.help) return o;
-  if (!prefill || !decode) return "--prefill-tp and --decode-tp are required";
+  if (!prefill || !decode) return OptionError("--prefill-tp and --decode-tp are required");
   if (auto error = finish_head_source(shared, o)) return std::move(*error);
-  if (o.dp_size.has_value() != o.base_port.has_value()) return "--dp-size and --base-port go together";
+  if (o.dp_size.has_value() != o.base_port.has_value()) return OptionError("--dp-size and --base-port go together");
   o.prefill_tp = *prefill;
   o.decode_tp = *decode;
   o.max_gpus = max_gpus;
   return o;
 }
 
-std::variant<MatrixOptions, std::string> parse_matrix_options(Args args) {
+std::variant<MatrixOptions, OptionError> parse_matrix_options(Args args) {
   MatrixOptions o;
   SharedFlags shared;
   bool max_tp_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Flag name = flag_named(args[i]);
     auto taken = take_shared_flag(args, i, name, true, true, shared);
-    if (auto* error = std::get_if<std::string>(&taken)) return std::move(*error);
+    if (auto* error = std::get_if<OptionError>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     if (name != Flag::MaxTp) return unknown_option(flag);
     if (i + 1 == args.size()) return needs_a_value(flag);
     if (max_tp_given) return given_twice(flag);
     auto value = parse_bounded(flag, args[++i], 1, kMaxMatrixTp);
-    if (auto* error = std::get_if<std::string>(&value)) return std::move(*error);
+    if (auto* error = std::get_if<OptionError>(&value)) return std::move(*error);
     o.max_tp = std::get<std::int64_t>(value);
     max_tp_given = true;
   }

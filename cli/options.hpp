@@ -2,7 +2,10 @@
 // it can be tested and fuzzed on its own (fuzz/). A parser returns either the
 // options or a one-line error. It reads views of the arguments and copies
 // only what it keeps (a file name, an invariant's name): the fuzz target
-// hands it the words of its input without building a string for each.
+// hands it the words of its input without building a string for each. Its
+// error is kept as pieces (literals, views of the arguments, bounds) and
+// written out by whoever reads it: most inputs of the fuzz target are errors
+// for every parser, and none of them needs the text.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "tpcheck/concat.hpp"
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -21,6 +25,9 @@ namespace tpcheck::cli {
 // The arguments as a parser reads them (views of `args`, which must outlive them).
 using Args = std::span<const std::string_view>;
 std::vector<std::string_view> views_of(const std::vector<std::string>& args);
+
+// A parser's one-line error, viewing the arguments: it must not outlive them.
+using OptionError = TextPieces;
 
 // The defaults make a run take about a minute on 2 cores.
 struct VerifyOptions {
@@ -34,7 +41,7 @@ struct VerifyOptions {
 };
 
 // `verify [--max-tp N] [--max-heads N] [--threads N] [--invariant NAME]... [--list] [--json]`
-std::variant<VerifyOptions, std::string> parse_verify_options(Args args);
+std::variant<VerifyOptions, OptionError> parse_verify_options(Args args);
 
 // The largest TP size or head count the operator commands take: far beyond any
 // deployment, small enough that suggestions and pictures stay finite.
@@ -70,7 +77,7 @@ enum class SizingCommand { Check, Plan };
 //        [--prefill-hosts N] [--decode-hosts N] [--json]
 // plan:  --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)
 //        [--decode-rank d] [--bytes-per-head B] [--svg FILE] [--json]
-std::variant<SizingOptions, std::string> parse_sizing_options(SizingCommand command, Args args);
+std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand command, Args args);
 
 // The largest --max-tp of `tpcheck matrix` (a grid of max_tp^2 cells per connector).
 inline constexpr std::int64_t kMaxMatrixTp = 128;
@@ -85,10 +92,10 @@ struct MatrixOptions : HeadSource {
 
 // matrix: (--kv-heads H | --mla | --model-config FILE) [--max-tp N] [--connector NAME]...
 //         [--svg FILE] [--json]
-std::variant<MatrixOptions, std::string> parse_matrix_options(Args args);
+std::variant<MatrixOptions, OptionError> parse_matrix_options(Args args);
 
-// A whole decimal number in [lo, hi], or nothing.
-std::variant<std::int64_t, std::string> parse_bounded(std::string_view flag, std::string_view text, std::int64_t lo,
+// A whole decimal number in [lo, hi], or why not (viewing `flag` and `text`).
+std::variant<std::int64_t, OptionError> parse_bounded(std::string_view flag, std::string_view text, std::int64_t lo,
                                                       std::int64_t hi);
 
 }  // namespace tpcheck::cli

@@ -67,7 +67,7 @@ std::variant<ProveOptions, std::string> parse_prove_options(const std::vector<st
         o.run.only.push_back(value);
       } else {
         const auto n = parse_bounded(a, value, 1, a == "--threads" ? 256 : 3600);
-        if (const auto* error = std::get_if<std::string>(&n)) return *error;
+        if (const auto* error = std::get_if<OptionError>(&n)) return error->str();
         const std::int64_t v = std::get<std::int64_t>(n);
         if (a == "--threads") {
           o.run.threads = static_cast<int>(v);

@@ -169,7 +169,7 @@ void print_registry(bool json) {
 
 int verify_command(const std::vector<std::string>& args) {
   const auto parsed = parse_verify_options(views_of(args));
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
+  if (const auto* error = std::get_if<OptionError>(&parsed)) {
     std::cerr << "tpcheck verify: " << *error << "\n";
     return 2;
   }

@@ -2,7 +2,8 @@
 //
 // Property, for any bytes taken as arguments separated by newlines:
 //   1. every parser (verify, and the sizing options of check and plan) must
-//      return (never crash), either options or a non-empty one-line error;
+//      return (never crash), either options or an error that, written out,
+//      is one non-empty line;
 //   2. verify: a value other than the default stays inside the bounds the
 //      parser promises (--max-tp and --max-heads in [1, 4096], --threads in
 //      [1, 256]) and is one of the arguments, read as decimal;
@@ -38,6 +39,24 @@ void fail(const Args& args, const std::string& what) {
 
 bool one_line(const std::string& text) { return !text.empty() && text.find('\n') == std::string::npos; }
 
+// A parser's error written out, into a buffer kept across inputs (cleared,
+// not freed): the parsers keep their errors as pieces, so that an error
+// costs no allocation, and nor does reading it here.
+const std::string& text_of(const tpcheck::cli::OptionError& error) {
+  static std::string text;
+  text.clear();
+  error.append_to(text);
+  return text;
+}
+
+// Whether the parser failed; fails the input unless its error is one line.
+template <class Parsed>
+bool rejected(const Args& args, const Parsed& parsed) {
+  const auto* error = std::get_if<tpcheck::cli::OptionError>(&parsed);
+  if (error && !one_line(text_of(*error))) fail(args, "error is not one line: '" + text_of(*error) + "'");
+  return error != nullptr;
+}
+
 bool plain_decimal(std::string_view text) {
   const std::size_t digits_from = (!text.empty() && text[0] == '-') ? 1 : 0;
   return text.size() > digits_from &&
@@ -72,10 +91,7 @@ bool has(const Args& args, std::string_view flag) {
 
 void check_verify_options(const Args& args) {
   const auto parsed = tpcheck::cli::parse_verify_options(args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
-    return;
-  }
+  if (rejected(args, parsed)) return;
   const auto& o = std::get<tpcheck::cli::VerifyOptions>(parsed);
   const tpcheck::cli::VerifyOptions defaults;
   const auto check = [&](const char* name, std::int64_t value, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
@@ -113,10 +129,7 @@ void check_head_source(const Args& args, const tpcheck::cli::HeadSource& h) {
 
 void check_matrix_options(const Args& args) {
   const auto parsed = tpcheck::cli::parse_matrix_options(args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
-    return;
-  }
+  if (rejected(args, parsed)) return;
   const auto& o = std::get<tpcheck::cli::MatrixOptions>(parsed);
   if (o.help) return;
   check_head_source(args, o);
@@ -128,10 +141,7 @@ void check_matrix_options(const Args& args) {
 
 void check_sizing_options(const Args& args, tpcheck::cli::SizingCommand command) {
   const auto parsed = tpcheck::cli::parse_sizing_options(command, args);
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
-    return;
-  }
+  if (rejected(args, parsed)) return;
   const auto& o = std::get<tpcheck::cli::SizingOptions>(parsed);
   if (o.help) return;
   if (!has(args, "--prefill-tp") || !has(args, "--decode-tp")) fail(args, "accepted without both sizes");
@@ -158,9 +168,11 @@ void check_parse_bounded(const Args& args, std::int64_t lo, std::int64_t hi) {
   const auto value = tpcheck::parse_decimal(text);
   const bool should_accept = plain_decimal(text) && value && *value >= lo && *value <= hi;
   const auto bounds = [&] { return " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; };
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
-    if (!one_line(*error)) fail(args, "error is not one line: '" + *error + "'");
-    if (should_accept) fail(args, "parse_bounded rejected a number" + bounds() + ": " + *error);
+  if (rejected(args, parsed)) {
+    if (should_accept) {
+      fail(args, "parse_bounded rejected a number" + bounds() + ": " +
+                     text_of(std::get<tpcheck::cli::OptionError>(parsed)));
+    }
     return;
   }
   const std::int64_t got = std::get<std::int64_t>(parsed);

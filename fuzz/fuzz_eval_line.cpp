@@ -148,9 +148,17 @@ void fail(std::string_view line, const std::string& what) {
   tpcheck::fuzz::require("line '" + std::string(line) + "': " + what, "eval line parser");
 }
 
+// What the parser gave: ok, and the outcome or the usage error. The texts
+// live across inputs (cleared, not freed), so that a usage error costs no
+// allocation here either.
+struct Got {
+  bool ok = false;
+  std::string text;
+};
+
 // What a valid call gave in the model type Int (named `name`).
 template <class Int>
-void check_in_type(std::string_view line, Oracle& o, const tpcheck::Evaluation& got, std::string_view name) {
+void check_in_type(std::string_view line, Oracle& o, const Got& got, std::string_view name) {
   if (!all_fit<Int>(o)) {
     const std::string_view text = got.text;
     const bool says_so = text.ends_with(name) && text.substr(0, text.size() - name.size()).ends_with("does not fit in ");
@@ -188,14 +196,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fail(line, std::string("model_type_named misreads '") + kNames[size % 4] + "'");
   }
   const ModelType type = named.value_or(ModelType::Auto);
-  const tpcheck::Evaluation got = tpcheck::evaluate_line(line, type);
+  static Got got, single;
+  got.ok = tpcheck::evaluate_line(line, type, got.text);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
   if (!valid) {
     if (got.ok) fail(line, "an invalid call was accepted, giving " + got.text);
     const auto& words = oracle.words;
     if (!words.empty()) {
-      const tpcheck::Evaluation single =
-          tpcheck::evaluate(words.front(), std::span<const std::string_view>(words).subspan(1), type);
+      single.ok = tpcheck::evaluate(words.front(), std::span<const std::string_view>(words).subspan(1), type, single.text);
       if (single.ok || single.text != got.text) fail(line, "evaluate(OP, ARGS) gives " + single.text);
     }
     return 0;

@@ -1,6 +1,7 @@
 // The operations table behind `tpcheck eval`: names and argument orders, one
 // known value per operation, usage errors (arity, unknown name, bad integers,
 // MLA not 0/1), and dispatch to int64 or cpp_int by argument size.
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -284,6 +285,41 @@ TEST(Operations, ViewsAndStringsAreOneParser) {
       EXPECT_EQ(from_views.text, from_strings.text) << call.front();
     }
   }
+}
+
+// The buffer forms (what fuzz_eval_line and `eval --batch` call) replace what
+// the buffer held with what the Evaluation forms return, call after call:
+// outcomes, usage errors, and "does not fit" errors, long and short.
+TEST(Operations, BufferFormsWriteWhatEvaluationsHold) {
+  const std::vector<std::string> lines = {
+      "remote_rank 5 8 4", "tp_ratio 4 6", "nope 1 2", "", "remote_rank 5", "plan 0 4 4 4 2",
+      "tp_ratio 1 " + std::string(30, '9'), "heads 0x1 4 4", "window 0 4 2", "remote_rank 1 2 3 4 5 6 7 8 9 10"};
+  std::string text = "what the buffer held before";
+  for (const ModelType type : {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt}) {
+    for (const std::string& line : lines) {
+      const Evaluation whole = evaluate_line(line, type);
+      EXPECT_EQ(evaluate_line(line, type, text), whole.ok) << line;
+      EXPECT_EQ(text, whole.text) << line;
+      EXPECT_FALSE(text.empty()) << line;
+      std::vector<std::string_view> words;
+      for (std::size_t at = 0; at < line.size();) {
+        const std::size_t end = std::min(line.find(' ', at), line.size());
+        if (end > at) words.emplace_back(line.data() + at, end - at);
+        at = end + 1;
+      }
+      if (words.empty()) continue;
+      const auto args = std::span<const std::string_view>(words).subspan(1);
+      const Evaluation single = evaluate(words.front(), args, type);
+      EXPECT_EQ(evaluate(words.front(), args, type, text), single.ok) << line;
+      EXPECT_EQ(text, single.text) << line;
+    }
+  }
+  // Every kind of text was met: an outcome, a usage error, an int16 misfit.
+  EXPECT_TRUE(evaluate_line("remote_rank 5 8 4", ModelType::Int16, text));
+  EXPECT_FALSE(evaluate_line("nope 1 2", ModelType::Auto, text));
+  EXPECT_EQ(text, "unknown operation 'nope'");
+  EXPECT_FALSE(evaluate_line("tp_ratio 40000 1", ModelType::Int16, text));
+  EXPECT_EQ(text, "argument L = 40000 does not fit in int16");
 }
 
 }  // namespace

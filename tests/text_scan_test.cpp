@@ -1,9 +1,13 @@
 // The parsers' character scans (text_scan.hpp) and concat: what
 // std::istream's C-locale separators, std::isdigit and
-// std::string_view::find_first_of say, on every byte.
+// std::string_view::find_first_of say, on every byte; and text pieces
+// written out as std::to_string and `+` would write them.
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdint>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "tpcheck/concat.hpp"
@@ -65,6 +69,30 @@ TEST(Concat, JoinsEveryPiece) {
   EXPECT_EQ(concat({"unknown option '", "--x", "'"}), "unknown option '--x'");
   const std::string long_piece(1000, 'z');
   EXPECT_EQ(concat({long_piece, "", long_piece}), long_piece + long_piece);
+}
+
+TEST(Concat, WritesIntegersAsToStringDoes) {
+  for (const std::int64_t v : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42}, std::int64_t{1} << 20,
+                               std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}) {
+    EXPECT_EQ(concat({"[", v, "]"}), "[" + std::to_string(v) + "]");
+  }
+}
+
+TEST(TextPieces, WriteTheTextConcatWrites) {
+  const std::string flag = "--max-tp", text = "12x";
+  const TextPieces kept(flag, " takes a whole number from ", std::int64_t{1}, " to ", std::int64_t{4096}, ", got '",
+                        text, "'");
+  const std::string whole = "--max-tp takes a whole number from 1 to 4096, got '12x'";
+  EXPECT_EQ(kept.str(), whole);
+  std::ostringstream printed;
+  printed << kept;
+  EXPECT_EQ(printed.str(), whole);
+  // Appended after what the buffer holds, as a fuzz target's kept buffer reads it.
+  std::string buffer = "error: ";
+  kept.append_to(buffer);
+  EXPECT_EQ(buffer, "error: " + whole);
+  EXPECT_EQ(TextPieces().str(), "");
+  EXPECT_EQ(TextPieces("one literal").str(), "one literal");
 }
 
 }  // namespace

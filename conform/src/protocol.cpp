@@ -55,7 +55,7 @@ FrameParse garbage(std::string problem) {
 }
 
 FrameParse line_too_long() {
-  return garbage(concat({"a line longer than ", std::to_string(kMaxHeaderLine), " bytes"}));
+  return garbage(concat({"a line longer than ", static_cast<std::int64_t>(kMaxHeaderLine), " bytes"}));
 }
 
 // The header's fields after the tag; false on anything else.

@@ -66,6 +66,10 @@ std::optional<ModelType> model_type_named(std::string_view name);  // "int16", "
 // `tpcheck eval OP ARGS...` (lib/src/calls.cpp, with the parsers below).
 Evaluation evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type = ModelType::Auto);
 Evaluation evaluate(std::string_view op, const std::vector<std::string>& args, ModelType type = ModelType::Auto);
+// The same into `text` (replacing what it held); returns ok. A caller that
+// evaluates call after call reuses one buffer (a usage error costs no
+// allocation then): the forms above wrap these.
+bool evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type, std::string& text);
 
 // A call as the one parser of "OP ARG..." reads it: the operation's index in
 // operation_infos() and its arguments, checked for arity, decimal syntax
@@ -82,8 +86,9 @@ std::variant<Call, std::string> parse_call(std::string_view op, const std::vecto
 // The same from one whitespace-separated line "OP ARG...".
 std::variant<Call, std::string> parse_call_line(std::string_view line);
 
-// One whitespace-separated line "OP ARG...".
+// One whitespace-separated line "OP ARG...", and the same into `text`.
 Evaluation evaluate_line(std::string_view line, ModelType type = ModelType::Auto);
+bool evaluate_line(std::string_view line, ModelType type, std::string& text);
 
 // Typed entry points for engines that already hold integers. Precondition:
 // args has the operation's arity and Flag arguments are 0 or 1.
