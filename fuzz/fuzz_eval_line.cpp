@@ -32,7 +32,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "fuzz_check.hpp"
@@ -179,28 +178,6 @@ void check_in_type(std::string_view line, Oracle& o, const Got& got, std::string
   }
 }
 
-// The string forms (Evaluation, parse_call_line, the vector-of-strings
-// overloads) wrap the buffer forms the target checks: they must give the
-// same. Checked on one input in 64, chosen by the input itself (its size),
-// so that a find reproduces from its input alone, the corpus reaches them,
-// and the fuzzer pays their allocations on few of its inputs (one in eight
-// cost a fifth of the target's exec/s).
-void check_string_forms(std::string_view line, tpcheck::ModelType type, const Got& got, const Oracle& o,
-                        bool valid) {
-  const tpcheck::Evaluation whole = tpcheck::evaluate_line(line, type);
-  if (whole.ok != got.ok || whole.text != got.text) fail(line, "evaluate_line's string form gives " + whole.text);
-  const auto parsed = tpcheck::parse_call_line(line);
-  const auto* error = std::get_if<std::string>(&parsed);
-  if ((error == nullptr) != valid) fail(line, "parse_call_line disagrees with the oracle on whether it is a call");
-  if (error && *error != got.text) fail(line, "parse_call_line's error is " + *error + ", not " + got.text);
-  if (o.words.empty()) return;
-  const std::vector<std::string> args(o.words.begin() + 1, o.words.end());
-  const auto call = tpcheck::parse_call(o.words.front(), args);
-  if ((std::get_if<std::string>(&call) == nullptr) != valid) fail(line, "parse_call(OP, ARGS) disagrees with the oracle");
-  const tpcheck::Evaluation words = tpcheck::evaluate(o.words.front(), args, type);
-  if (words.ok != got.ok || words.text != got.text) fail(line, "evaluate(OP, vector of ARGS) gives " + words.text);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -222,7 +199,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static Got got, single;
   got.ok = tpcheck::evaluate_line(line, type, got.text);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
-  if (size % 64 == 63) check_string_forms(line, type, got, oracle, valid);
   if (!valid) {
     if (got.ok) fail(line, "an invalid call was accepted, giving " + got.text);
     const auto& words = oracle.words;
