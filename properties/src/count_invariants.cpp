@@ -63,7 +63,7 @@ Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool
   const Int heads_total = mla ? Int(1) : H;
   if (!heads_shard(P, heads_total) || !heads_shard(D, heads_total)) return vacuous("not a loadable deployment");
   const auto plan_failed = [&](const Int& d, const Failure& failure) {
-    return violated(call("plan", d, P, D, H, mla) + " failed on a valid configuration: " + render(failure));
+    return failed_on_valid(call("plan", d, P, D, H, mla), failure);
   };
   thread_local Plan<Int> copies;  // reused (plan_into): a case allocates no plan once it has grown
   // The decode ranks that hold one of p's heads: the only ones that may copy

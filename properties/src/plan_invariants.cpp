@@ -114,7 +114,7 @@ class PlanCopies {
 
   // A listing that failed on a valid configuration (a fault of the model).
   Verdict failed() const {
-    return violated(call("plan", d_, P_, D_, H_, mla_) + " failed on a valid configuration: " + render(*failure_));
+    return failed_on_valid(call("plan", d_, P_, D_, H_, mla_), *failure_);
   }
   bool has_failed() const { return failure_.has_value(); }
 
@@ -162,8 +162,7 @@ ListedPlan<Int> listed_plan(const Int& d, const Int& P, const Int& D, const Int&
   }
   const Outcome<Int> count = plan_copy_count(d, P, D, H, mla);
   if (!count.ok()) {
-    return {std::nullopt, violated(call("plan_copy_count", d, P, D, H, mla) + " failed on a valid configuration: " +
-                                   render(count.failure()))};
+    return {std::nullopt, failed_on_valid(call("plan_copy_count", d, P, D, H, mla), count.failure())};
   }
   if (count.value() > kMaxWalked) return {std::nullopt, vacuous("the plan has too many copies to walk")};
   ListedPlan<Int> listed;

@@ -119,6 +119,12 @@ Verdict expect_success(Describe&& what, const Outcome<V>& got, const char* becau
   return violated(what() + " failed " + because + ": " + render(got.failure()));
 }
 
+// A model call (named by `call_text`) that failed on a configuration the SPEC
+// accepts: a fault of the model.
+inline Verdict failed_on_valid(const std::string& call_text, const Failure& failure) {
+  return violated(call_text + " failed on a valid configuration: " + render(failure));
+}
+
 // The first r in [0, L) with map(r) >= x (L when none), for a monotone map.
 // `guess` is where it should be (the closed form of the correct map): when
 // the map confirms it (map(guess - 1) < x <= map(guess)), monotonicity makes
