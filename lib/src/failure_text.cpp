@@ -1,8 +1,11 @@
 // A failure's message, spelled out on demand (outcome.hpp says why).
-#include <charconv>
+#include <array>
 #include <cstring>
+#include <span>
 #include <stdexcept>
+#include <string_view>
 
+#include "tpcheck/concat.hpp"
 #include "tpcheck/outcome.hpp"
 
 namespace tpcheck {
@@ -45,20 +48,19 @@ void FailureText::add_digits(std::string_view digits) {
   add_piece(p);
 }
 
+// Written by concat.hpp's append_pieces, the one writer of texts kept as
+// pieces (the parsers' TextPieces are the other): each piece as a TextPiece.
 void FailureText::append_to(std::string& out) const {
+  std::array<TextPiece, kMaxPieces> pieces;
   for (std::size_t i = 0; i < count_; ++i) {
     const Piece& p = pieces_[i];
     switch (p.kind) {
-      case Kind::Literal: out += p.as.literal; break;
-      case Kind::Integer: {
-        char digits[24];
-        const auto end = std::to_chars(digits, digits + sizeof digits, p.as.integer).ptr;
-        out.append(digits, end);
-        break;
-      }
-      case Kind::Text: out.append(text_, p.as.text[0], p.as.text[1]); break;
+      case Kind::Literal: pieces[i] = TextPiece(p.as.literal); break;
+      case Kind::Integer: pieces[i] = TextPiece(p.as.integer); break;
+      case Kind::Text: pieces[i] = TextPiece(std::string_view(text_).substr(p.as.text[0], p.as.text[1])); break;
     }
   }
+  append_pieces(out, std::span<const TextPiece>(pieces.data(), count_));
 }
 
 std::string FailureText::str() const {
