@@ -2,6 +2,8 @@
 // call or per input line, in Python's notation.
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "commands.hpp"
 #include "tpcheck/operations.hpp"
@@ -71,12 +73,13 @@ int eval_command(const std::vector<std::string>& all_args) {
     }
     return run_batch(type);
   }
-  const Evaluation e = evaluate(args[0], std::vector<std::string>(args.begin() + 1, args.end()), type);
-  if (!e.ok) {
-    std::cerr << "tpcheck eval: " << e.text << "\n";
+  const std::vector<std::string_view> words(args.begin() + 1, args.end());
+  std::string text;
+  if (!evaluate(args[0], words, type, text)) {
+    std::cerr << "tpcheck eval: " << text << "\n";
     return 2;
   }
-  std::cout << e.text << "\n";
+  std::cout << text << "\n";
   return 0;
 }
 

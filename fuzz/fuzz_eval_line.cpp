@@ -19,7 +19,10 @@
 //      differential's);
 //   5. an invalid line with an operation word is rejected by the single-call
 //      form `tpcheck eval OP ARGS...` (evaluate) with the same text;
-//   6. any disagreement aborts with the line and both texts.
+//   6. the model names each type as `--model` does (model_type_name);
+//   7. parse_call_line reads the same call, or gives the same usage error
+//      (one input in 64, by its size);
+//   8. any disagreement aborts with the line and both texts.
 // A window or plan of more than kMaxListedHere (and at most kMaxListed)
 // elements is skipped: cost only, since listing runs the same code for every
 // element, and a list of thousands took milliseconds per input (rendered in
@@ -32,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "fuzz_check.hpp"
@@ -159,6 +163,10 @@ struct Got {
 // What a valid call gave in the model type Int (named `name`).
 template <class Int>
 void check_in_type(std::string_view line, Oracle& o, const Got& got, std::string_view name) {
+  // The name the model gives its type is the one `--model` reads (the "does not fit" text says it).
+  if (tpcheck::model_type_name<Int>() != name) {
+    fail(line, "model_type_name is " + std::string(tpcheck::model_type_name<Int>()) + ", not " + std::string(name));
+  }
   if (!all_fit<Int>(o)) {
     const std::string_view text = got.text;
     const bool says_so = text.ends_with(name) && text.substr(0, text.size() - name.size()).ends_with("does not fit in ");
@@ -176,6 +184,25 @@ void check_in_type(std::string_view line, Oracle& o, const Got& got, std::string
     const std::string direct = tpcheck::evaluate_int64(o.op, narrowed(o));
     if (direct != got.text) fail(line, "evaluate_int64 gives " + direct + " but the line gives " + got.text);
   }
+}
+
+// parse_call_line (conform reads its regression calls with it) is the same
+// parser as evaluate_line, returning the call instead of running it: a Call
+// exactly when the oracle finds one, with the oracle's operation and
+// arguments, and otherwise evaluate_line's usage error. It allocates the Call
+// or the error, so it is checked on one input in 64, chosen by the input
+// itself (its size: a find reproduces from its input alone); the libFuzzer
+// build leaves it out of its coverage (coverage_ignorelist.txt says why).
+void check_parse_call_line(std::string_view line, const Oracle& o, bool valid, const Got& got) {
+  const auto parsed = tpcheck::parse_call_line(line);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    if (valid) fail(line, "parse_call_line rejects a valid call: " + *error);
+    if (*error != got.text) fail(line, "parse_call_line's error is " + *error + " but evaluate_line's is " + got.text);
+    return;
+  }
+  const tpcheck::Call& call = std::get<tpcheck::Call>(parsed);
+  if (!valid) fail(line, "parse_call_line accepts a line evaluate_line rejects with " + got.text);
+  if (call.op != o.op || call.args != o.args) fail(line, "parse_call_line reads another call than the oracle");
 }
 
 }  // namespace
@@ -199,6 +226,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static Got got, single;
   got.ok = tpcheck::evaluate_line(line, type, got.text);
   if (got.text.empty() || got.text.find('\n') != std::string::npos) fail(line, "text is not one line: '" + got.text + "'");
+  if (size % 64 == 63) check_parse_call_line(line, oracle, valid, got);
   if (!valid) {
     if (got.ok) fail(line, "an invalid call was accepted, giving " + got.text);
     const auto& words = oracle.words;

@@ -21,6 +21,20 @@ namespace tpcheck::test {
 inline constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();  // 9223372036854775807
 inline constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();  // -9223372036854775808
 
+// A failure whose message is one literal (a FailureText keeps it by pointer).
+inline Failure failure(ErrorKind kind, const char* message) {
+  Failure f{kind, FailureText()};
+  f.message.add_literal(message);
+  return f;
+}
+
+// A failure's message spelled out.
+inline std::string text_of(const FailureText& message) {
+  std::string out;
+  message.append_to(out);
+  return out;
+}
+
 // 2^n as a cpp_int, for inputs beyond int64.
 inline BigInt pow2(unsigned n) { return BigInt(1) << n; }
 

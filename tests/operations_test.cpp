@@ -13,14 +13,28 @@
 namespace tpcheck::test {
 namespace {
 
+// What `tpcheck eval` prints for a call: ok and the outcome, or the usage error.
+struct Evaluated {
+  bool ok;
+  std::string text;
+};
+
+Evaluated eval_words(std::string_view op, const std::vector<std::string>& args, ModelType type = ModelType::Auto) {
+  const std::vector<std::string_view> views(args.begin(), args.end());
+  Evaluated e{};
+  e.ok = evaluate(op, views, type, e.text);
+  return e;
+}
+
 // The rendered outcome, or "usage: <message>" when the call itself is wrong.
 std::string run(std::string_view op, const std::vector<std::string>& args) {
-  const Evaluation e = evaluate(op, args);
+  const Evaluated e = eval_words(op, args);
   return e.ok ? e.text : "usage: " + e.text;
 }
 
 std::string run_line(std::string_view line) {
-  const Evaluation e = evaluate_line(line);
+  Evaluated e{};
+  e.ok = evaluate_line(line, ModelType::Auto, e.text);
   return e.ok ? e.text : "usage: " + e.text;
 }
 
@@ -114,13 +128,13 @@ TEST(Operations, HeadCompatibleIsFalseOnNonPositiveInputProject) {
 
 // --model picks the instantiation; an argument that does not fit is a usage error.
 TEST(Operations, ModelTypeIsChosenOrAutoProject) {
-  EXPECT_EQ(evaluate("port_offset", {"200", "5", "256"}, ModelType::Int16).text, "51205");
-  EXPECT_EQ(evaluate("general_rank", {"200", "256", "256"}, ModelType::Int16).text, "200");
-  const Evaluation too_wide = evaluate("tp_ratio", {"32768", "1"}, ModelType::Int16);
+  EXPECT_EQ(eval_words("port_offset", {"200", "5", "256"}, ModelType::Int16).text, "51205");
+  EXPECT_EQ(eval_words("general_rank", {"200", "256", "256"}, ModelType::Int16).text, "200");
+  const Evaluated too_wide = eval_words("tp_ratio", {"32768", "1"}, ModelType::Int16);
   EXPECT_FALSE(too_wide.ok);
   EXPECT_EQ(too_wide.text, "argument L = 32768 does not fit in int16");
-  EXPECT_FALSE(evaluate("tp_ratio", {"9223372036854775808", "1"}, ModelType::Int64).ok);
-  EXPECT_EQ(evaluate("tp_ratio", {"1", "9223372036854775808"}, ModelType::CppInt).text, "-9223372036854775808");
+  EXPECT_FALSE(eval_words("tp_ratio", {"9223372036854775808", "1"}, ModelType::Int64).ok);
+  EXPECT_EQ(eval_words("tp_ratio", {"1", "9223372036854775808"}, ModelType::CppInt).text, "-9223372036854775808");
   EXPECT_EQ(model_type_named("int16"), ModelType::Int16);
   EXPECT_EQ(model_type_named("int32"), std::nullopt);
 }
@@ -183,11 +197,11 @@ TEST(Operations, WrongArityIsAUsageErrorProjectText) {
 TEST(Operations, ArityOfEveryOperation) {
   for (const OperationInfo& info : operation_infos()) {
     const std::vector<std::string> too_many(info.params.size() + 1, "1");
-    EXPECT_FALSE(evaluate(info.name, too_many).ok) << info.name;
+    EXPECT_FALSE(eval_words(info.name, too_many).ok) << info.name;
     const std::vector<std::string> too_few(info.params.size() - 1, "1");
-    EXPECT_FALSE(evaluate(info.name, too_few).ok) << info.name;
+    EXPECT_FALSE(eval_words(info.name, too_few).ok) << info.name;
     const std::vector<std::string> exact(info.params.size(), "1");
-    EXPECT_TRUE(evaluate(info.name, exact).ok) << info.name;  // all ones: every operation has an outcome
+    EXPECT_TRUE(eval_words(info.name, exact).ok) << info.name;  // all ones: every operation has an outcome
   }
 }
 
@@ -271,36 +285,21 @@ TEST(Operations, EvaluateLineUsageErrorsProjectText) {
   EXPECT_EQ(run_line("plan 0 4 4 4 0 x y z w v u t s"), "usage: usage: plan d P D H MLA (5 arguments, got 13)");
 }
 
-TEST(Operations, ViewsAndStringsAreOneParser) {
-  const std::vector<std::vector<std::string>> calls = {
-      {"remote_rank", "5", "8", "4"}, {"remote_rank", "5"}, {"nope"}, {"plan", "0", "4", "4", "4", "2"},
-      {"tp_ratio", "1", std::string(30, '9')}, {"heads", "0x1", "4", "4"}};
-  for (const auto& call : calls) {
-    const std::vector<std::string> args(call.begin() + 1, call.end());
-    const std::vector<std::string_view> views(args.begin(), args.end());
-    for (const ModelType type : {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt}) {
-      const Evaluation from_strings = evaluate(call.front(), args, type);
-      const Evaluation from_views = evaluate(call.front(), std::span<const std::string_view>(views), type);
-      EXPECT_EQ(from_views.ok, from_strings.ok) << call.front();
-      EXPECT_EQ(from_views.text, from_strings.text) << call.front();
-    }
-  }
-}
-
-// The buffer forms (what fuzz_eval_line and `eval --batch` call) replace what
-// the buffer held with what the Evaluation forms return, call after call:
-// outcomes, usage errors, and "does not fit" errors, long and short.
-TEST(Operations, BufferFormsWriteWhatEvaluationsHold) {
+// A line and its words are one parser, and the buffer a caller reuses
+// (`eval --batch`, fuzz_eval_line) holds exactly the latest call's text, call
+// after call: outcomes, usage errors, and "does not fit" errors, long and short.
+TEST(Operations, LineAndWordsAreOneParserIntoAReusedBuffer) {
   const std::vector<std::string> lines = {
       "remote_rank 5 8 4", "tp_ratio 4 6", "nope 1 2", "", "remote_rank 5", "plan 0 4 4 4 2",
       "tp_ratio 1 " + std::string(30, '9'), "heads 0x1 4 4", "window 0 4 2", "remote_rank 1 2 3 4 5 6 7 8 9 10"};
   std::string text = "what the buffer held before";
   for (const ModelType type : {ModelType::Auto, ModelType::Int16, ModelType::Int64, ModelType::CppInt}) {
     for (const std::string& line : lines) {
-      const Evaluation whole = evaluate_line(line, type);
-      EXPECT_EQ(evaluate_line(line, type, text), whole.ok) << line;
-      EXPECT_EQ(text, whole.text) << line;
-      EXPECT_FALSE(text.empty()) << line;
+      std::string fresh;
+      const bool ok = evaluate_line(line, type, fresh);
+      EXPECT_FALSE(fresh.empty()) << line;
+      EXPECT_EQ(evaluate_line(line, type, text), ok) << line;
+      EXPECT_EQ(text, fresh) << line;
       std::vector<std::string_view> words;
       for (std::size_t at = 0; at < line.size();) {
         const std::size_t end = std::min(line.find(' ', at), line.size());
@@ -309,9 +308,8 @@ TEST(Operations, BufferFormsWriteWhatEvaluationsHold) {
       }
       if (words.empty()) continue;
       const auto args = std::span<const std::string_view>(words).subspan(1);
-      const Evaluation single = evaluate(words.front(), args, type);
-      EXPECT_EQ(evaluate(words.front(), args, type, text), single.ok) << line;
-      EXPECT_EQ(text, single.text) << line;
+      EXPECT_EQ(evaluate(words.front(), args, type, text), ok) << line;
+      EXPECT_EQ(text, fresh) << line;
     }
   }
   // Every kind of text was met: an outcome, a usage error, an int16 misfit.

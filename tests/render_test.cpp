@@ -38,17 +38,17 @@ TEST(Render, ListsLikePythonRepr) {
 }
 
 TEST(Render, FailuresAsKindColonMessage) {
-  EXPECT_EQ(render(value_error("TP sizes must be positive")), "ValueError: TP sizes must be positive");
-  EXPECT_EQ(render(not_implemented_error("x")), "NotImplementedError: x");
-  EXPECT_EQ(render(assertion_error("y.")), "AssertionError: y.");
+  EXPECT_EQ(render(failure(ErrorKind::ValueError, "TP sizes must be positive")), "ValueError: TP sizes must be positive");
+  EXPECT_EQ(render(failure(ErrorKind::NotImplementedError, "x")), "NotImplementedError: x");
+  EXPECT_EQ(render(failure(ErrorKind::AssertionError, "y.")), "AssertionError: y.");
 }
 
 TEST(Render, OutcomesShowTheirValueOrTheirFailure) {
   EXPECT_EQ(render(Outcome<std::int64_t>(7)), "7");
   EXPECT_EQ(render(Outcome<None>(None{})), "None");
   EXPECT_EQ(render(Outcome<Window<std::int64_t>>(Window<std::int64_t>{4, 5})), "[4, 5]");
-  EXPECT_EQ(render(Outcome<std::int64_t>(value_error("bad"))), "ValueError: bad");
-  EXPECT_EQ(render(Outcome<None>(not_implemented_error("no"))), "NotImplementedError: no");
+  EXPECT_EQ(render(Outcome<std::int64_t>(failure(ErrorKind::ValueError, "bad"))), "ValueError: bad");
+  EXPECT_EQ(render(Outcome<None>(failure(ErrorKind::NotImplementedError, "no"))), "NotImplementedError: no");
 }
 
 }  // namespace

@@ -116,13 +116,6 @@ std::optional<TextPieces> parse_line(std::string_view line, ParsedCall& call) {
                      call);
 }
 
-// The parsed call as the public parsers return it.
-std::variant<Call, std::string> as_call(const std::optional<TextPieces>& error, const ParsedCall& call) {
-  if (error) return error->str();
-  const std::span<const BigInt> args = call.arguments();
-  return Call{call.op, {args.begin(), args.end()}};
-}
-
 // Runs the call in Int into `text`: its outcome, or which argument does not
 // fit in Int. Returns whether it ran.
 template <ModelInt Int>
@@ -180,21 +173,11 @@ std::optional<ModelType> model_type_named(std::string_view name) {
   return std::nullopt;
 }
 
-std::variant<Call, std::string> parse_call(std::string_view name, std::span<const std::string_view> args) {
-  ParsedCall call;
-  const auto parse_error = parse_words(name, args, args.size(), call);
-  return as_call(parse_error, call);
-}
-
-std::variant<Call, std::string> parse_call(std::string_view name, const std::vector<std::string>& args) {
-  const std::vector<std::string_view> views(args.begin(), args.end());
-  return parse_call(name, views);
-}
-
 std::variant<Call, std::string> parse_call_line(std::string_view line) {
   ParsedCall call;
-  const auto parse_error = parse_line(line, call);
-  return as_call(parse_error, call);
+  if (const auto parse_error = parse_line(line, call)) return parse_error->str();
+  const std::span<const BigInt> args = call.arguments();
+  return Call{call.op, {args.begin(), args.end()}};
 }
 
 bool evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type, std::string& text) {
@@ -207,23 +190,6 @@ bool evaluate_line(std::string_view line, ModelType type, std::string& text) {
   ParsedCall call;
   const auto parse_error = parse_line(line, call);
   return run(parse_error, call, type, text);
-}
-
-Evaluation evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type) {
-  Evaluation e{};
-  e.ok = evaluate(name, args, type, e.text);
-  return e;
-}
-
-Evaluation evaluate(std::string_view name, const std::vector<std::string>& args, ModelType type) {
-  const std::vector<std::string_view> views(args.begin(), args.end());
-  return evaluate(name, std::span<const std::string_view>(views), type);
-}
-
-Evaluation evaluate_line(std::string_view line, ModelType type) {
-  Evaluation e{};
-  e.ok = evaluate_line(line, type, e.text);
-  return e;
 }
 
 }  // namespace tpcheck

@@ -10,14 +10,6 @@
 
 namespace tpcheck {
 
-FailureText::FailureText(std::string text) : text_(std::move(text)) {
-  Piece p;
-  p.kind = Kind::Text;
-  p.as.text[0] = 0;
-  p.as.text[1] = static_cast<std::uint32_t>(text_.size());
-  add_piece(p);
-}
-
 void FailureText::add_piece(Piece p) {
   // A shape past kMaxPieces is a bug of messages.hpp, which checks its shapes
   // at compile time; never write past the array.
@@ -61,12 +53,6 @@ void FailureText::append_to(std::string& out) const {
     }
   }
   append_pieces(out, std::span<const TextPiece>(pieces.data(), count_));
-}
-
-std::string FailureText::str() const {
-  std::string out;
-  append_to(out);
-  return out;
 }
 
 bool FailureText::empty() const {

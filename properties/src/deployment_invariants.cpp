@@ -48,6 +48,22 @@ Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const In
     return violated(sizing() + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
                                                 : " is accepted by exactly one of nixl and mooncake"));
   }
+  // §11: NIXL refuses unread replicas with an AssertionError that has no
+  // message (`tpcheck check` prints the bare class name); any other sizing
+  // it rejects, it rejects as Mooncake does, with Mooncake's message.
+  if (const Outcome<None> nixl = sizing_accepted(Connector::Nixl, P, D, H, mla); !nixl.ok()) {
+    const Failure& refused = nixl.failure();
+    const Outcome<None> mooncake = sizing_accepted(Connector::Mooncake, P, D, H, mla);
+    if (mooncake.ok()) {
+      if (refused.kind != ErrorKind::AssertionError || !refused.message.empty()) {
+        return violated(sizing() + " leaves prefill replicas unread, and nixl refuses it with " + render(refused) +
+                        ", not an AssertionError without a message");
+      }
+    } else if (!(refused == mooncake.failure()) || refused.message.empty()) {
+      return violated(sizing() + " is rejected by nixl with '" + render(refused) + "' but by mooncake with '" +
+                      render(mooncake.failure()) + "'");
+    }
+  }
   if (!can_load && (accepts(Connector::Nixl) || accepts(Connector::Mooncake))) {
     return violated(sizing() + " is accepted by nixl or mooncake but is not loadable");
   }

@@ -51,9 +51,12 @@ std::map<std::string, BigInt> inputs_of(const GoalResult& g) {
 }
 
 std::string eval_line(const char* op, const std::vector<BigInt>& args) {
-  std::vector<std::string> text;
-  for (const BigInt& a : args) text.push_back(decimal(a));
-  return evaluate(op, text).text;
+  std::vector<std::string> words;
+  for (const BigInt& a : args) words.push_back(decimal(a));
+  const std::vector<std::string_view> views(words.begin(), words.end());
+  std::string text;
+  evaluate(op, views, ModelType::Auto, text);
+  return text;
 }
 
 TEST(PlantedFault, WindowTooLongBreaksMappedRankStaysInBoundsInTheModelToo) {

@@ -51,25 +51,20 @@ struct OperationInfo {
 const std::vector<OperationInfo>& operation_infos();
 std::optional<std::size_t> operation_index(std::string_view op);
 
-// Either the rendered outcome of the model (ok; a modelled error is an
-// outcome too), or a one-line usage error (not ok).
-struct Evaluation {
-  bool ok;
-  std::string text;
-};
-
 // Which instantiation of the model runs a call: the narrowest of int64 and
 // cpp_int that holds every argument (Auto), or the one named.
 enum class ModelType { Auto, Int16, Int64, CppInt };
 std::optional<ModelType> model_type_named(std::string_view name);  // "int16", "int64", "cpp_int"
 
-// `tpcheck eval OP ARGS...` (lib/src/calls.cpp, with the parsers below).
-Evaluation evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type = ModelType::Auto);
-Evaluation evaluate(std::string_view op, const std::vector<std::string>& args, ModelType type = ModelType::Auto);
-// The same into `text` (replacing what it held); returns ok. A caller that
-// evaluates call after call reuses one buffer (a usage error costs no
-// allocation then): the forms above wrap these.
+// `tpcheck eval OP ARGS...` (lib/src/calls.cpp, with the parser below): into
+// `text`, replacing what it held, the rendered outcome of the model (a
+// modelled error is an outcome too; returns true), or a one-line usage error
+// (returns false). A caller that evaluates call after call (`eval --batch`,
+// fuzz_eval_line) reuses one buffer: a usage error costs no allocation then.
 bool evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type, std::string& text);
+
+// The same from one whitespace-separated line "OP ARG..." (`tpcheck eval --batch`).
+bool evaluate_line(std::string_view line, ModelType type, std::string& text);
 
 // A call as the one parser of "OP ARG..." reads it: the operation's index in
 // operation_infos() and its arguments, checked for arity, decimal syntax
@@ -79,16 +74,9 @@ struct Call {
   std::vector<BigInt> args;
 };
 
-// The call, or a one-line usage error (the text `tpcheck eval` prints).
-std::variant<Call, std::string> parse_call(std::string_view op, std::span<const std::string_view> args);
-std::variant<Call, std::string> parse_call(std::string_view op, const std::vector<std::string>& args);
-
-// The same from one whitespace-separated line "OP ARG...".
+// The call a line "OP ARG..." holds, or the one-line usage error
+// evaluate_line writes for it (conform's regression calls are read so).
 std::variant<Call, std::string> parse_call_line(std::string_view line);
-
-// One whitespace-separated line "OP ARG...", and the same into `text`.
-Evaluation evaluate_line(std::string_view line, ModelType type = ModelType::Auto);
-bool evaluate_line(std::string_view line, ModelType type, std::string& text);
 
 // Typed entry points for engines that already hold integers. Precondition:
 // args has the operation's arity and Flag arguments are 0 or 1.

@@ -21,8 +21,7 @@ std::string_view kind_name(ErrorKind kind);
 // checks only ask whether a call failed, or compare two failures; so making a
 // failure must not allocate: literal text is kept by pointer (it must be
 // static: a string literal), an integer that fits int64 by value. Only a
-// larger integer's digits (the cpp_int model's) and a text given whole are
-// stored as text.
+// larger integer's digits (the cpp_int model's) are stored as text.
 class FailureText {
  public:
   // The most pieces a message has (the longest, "{role} tp_size {a} must be a
@@ -30,7 +29,6 @@ class FailureText {
   static constexpr std::size_t kMaxPieces = 8;
 
   FailureText() = default;
-  explicit FailureText(std::string text);
 
   // Appends a piece. Precondition: fewer than kMaxPieces so far (messages.hpp
   // checks its shapes at compile time).
@@ -38,12 +36,11 @@ class FailureText {
   void add_integer(std::int64_t value);
   void add_digits(std::string_view digits);  // an integer past int64, in decimal
 
-  std::string str() const;
   void append_to(std::string& out) const;
   bool empty() const;
 
-  // The same text; pieces that differ (a whole text against its pieces) are
-  // compared as text.
+  // The same text; pieces that differ (an integer against its digits, a text
+  // split otherwise) are compared as text.
   friend bool operator==(const FailureText& a, const FailureText& b);
 
  private:
@@ -89,15 +86,5 @@ class Outcome {
  private:
   std::variant<V, Failure> state_;
 };
-
-inline Failure value_error(std::string message) {
-  return {ErrorKind::ValueError, FailureText(std::move(message))};
-}
-inline Failure not_implemented_error(std::string message) {
-  return {ErrorKind::NotImplementedError, FailureText(std::move(message))};
-}
-inline Failure assertion_error(std::string message) {
-  return {ErrorKind::AssertionError, FailureText(std::move(message))};
-}
 
 }  // namespace tpcheck
