@@ -32,10 +32,15 @@ check_target() {
   [[ -x "$FUZZER" ]] || die "no fuzzer at $FUZZER: build it with -DTPCHECK_LIBFUZZER=ON (see scripts/fuzz_common.sh) or set TPCHECK_FUZZ_BUILD"
   "$FUZZER" -help=1 2>&1 | grep max_total_time >/dev/null || die "$FUZZER is a replay build, not a libFuzzer one (-DTPCHECK_LIBFUZZER=ON)"
   RUN_DIR="$ROOT/fuzz-runs/$name"
+  corpus_dirs "$name"
+}
+
+# corpus_dirs NAME: CORPUS_DIRS, the committed corpus directories of target NAME.
+corpus_dirs() {
   CORPUS_DIRS=()
   local sub
   for sub in seed regression coverage; do
-    [[ -d "$ROOT/corpus/$name/$sub" ]] && CORPUS_DIRS+=("$ROOT/corpus/$name/$sub")
+    [[ -d "$ROOT/corpus/$1/$sub" ]] && CORPUS_DIRS+=("$ROOT/corpus/$1/$sub")
   done
   return 0
 }
@@ -52,4 +57,31 @@ engine_flags() {
   dict="$ROOT/fuzz/dicts/$name.dict"
   [[ -f "$dict" ]] && ENGINE_FLAGS+=("-dict=$dict")
   return 0
+}
+
+# exec_per_second SCRATCH SECONDS BINARY [FLAGS...] [-- DIRS...]: libFuzzer's
+# executions over SECONDS, per second of the CPU time the fuzzer used (user +
+# system, so a machine shared with other jobs does not make a target look
+# slow), and per second of wall time, printed as "CPU-rate WALL-rate". New
+# inputs go to SCRATCH/new, the first directory libFuzzer is given, never the
+# committed corpus; SCRATCH also holds the log. A crash exits 1.
+exec_per_second() {
+  local scratch="$1" seconds="$2" binary="$3" flags=()
+  shift 3
+  while [[ $# -gt 0 && "$1" != "--" ]]; do flags+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift
+  local log="$scratch/log"
+  rm -rf "$scratch/new" && mkdir -p "$scratch/new"
+  local status=0 TIMEFORMAT='%U %S'
+  { time "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$scratch/" "${flags[@]}" "$scratch/new" "$@" >"$log" 2>&1 || status=$?; } 2>"$scratch/cpu"
+  if [[ $status -ne 0 ]]; then
+    grep -E '^tpcheck fuzz|SUMMARY|ERROR' "$log" | head -5 >&2 || true
+    echo "$(basename "$0"): $(basename "$binary") crashed" >&2
+    exit 1
+  fi
+  local runs wall
+  runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  wall="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
+  awk -v n="${runs:-0}" -v w="${wall:-0}" '{ cpu = $1 + $2; printf "%d %d\n", (cpu > 0 ? n / cpu : 0), w }' "$scratch/cpu"
 }
