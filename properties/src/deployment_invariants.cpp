@@ -29,31 +29,32 @@ bool nixl_refuses_unread_replicas(const Int& P, const Int& D, const Int& H, bool
 
 template <ModelInt Int>
 Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const Int& H, bool mla) {
-  const auto accepts = [&](Connector c) { return sizing_accepted(c, P, D, H, mla).ok(); };
+  // Each connector's verdict, asked once: the checks below compare them.
+  const Outcome<None> nixl = sizing_accepted(Connector::Nixl, P, D, H, mla);
+  const Outcome<None> mooncake = sizing_accepted(Connector::Mooncake, P, D, H, mla);
+  const bool moriio = sizing_accepted(Connector::MoRIIO, P, D, H, mla).ok();
   const auto sizing = [&] {
     return "sizing (P, D, H, mla) = (" + render(P) + ", " + render(D) + ", " + render(H) + ", " + render(mla) + ")";
   };
   const bool can_load = loadable(P, D, H, mla);
-  if (accepts(Connector::General) != can_load) {
+  if (sizing_accepted(Connector::General, P, D, H, mla).ok() != can_load) {
     return violated(sizing() + (can_load ? " is head-compatible but the general connector rejects it"
                                          : " is not loadable but the general connector accepts it"));
   }
   // MoRIIO needs divisibility both ways, which is Mooncake's condition.
-  const bool moriio = accepts(Connector::MoRIIO);
-  if (moriio && !accepts(Connector::Mooncake)) return violated(sizing() + " is accepted by moriio but not by mooncake");
+  if (moriio && !mooncake.ok()) return violated(sizing() + " is accepted by moriio but not by mooncake");
   // NIXL accepts what Mooncake accepts except a larger prefill side that
   // replicates heads (§11: `not mla and P > D and P > H`, refused at handshake).
   const bool unread_replicas = nixl_refuses_unread_replicas(P, D, H, mla);
-  if (accepts(Connector::Nixl) != (accepts(Connector::Mooncake) && !unread_replicas)) {
+  if (nixl.ok() != (mooncake.ok() && !unread_replicas)) {
     return violated(sizing() + (unread_replicas ? " leaves prefill replicas unread but nixl accepts it"
                                                 : " is accepted by exactly one of nixl and mooncake"));
   }
   // §11: NIXL refuses unread replicas with an AssertionError that has no
   // message (`tpcheck check` prints the bare class name); any other sizing
   // it rejects, it rejects as Mooncake does, with Mooncake's message.
-  if (const Outcome<None> nixl = sizing_accepted(Connector::Nixl, P, D, H, mla); !nixl.ok()) {
+  if (!nixl.ok()) {
     const Failure& refused = nixl.failure();
-    const Outcome<None> mooncake = sizing_accepted(Connector::Mooncake, P, D, H, mla);
     if (mooncake.ok()) {
       if (refused.kind != ErrorKind::AssertionError || !refused.message.empty()) {
         return violated(sizing() + " leaves prefill replicas unread, and nixl refuses it with " + render(refused) +
@@ -64,7 +65,7 @@ Verdict accepted_sizing_is_served_correctly(const Int& P, const Int& D, const In
                       render(mooncake.failure()) + "'");
     }
   }
-  if (!can_load && (accepts(Connector::Nixl) || accepts(Connector::Mooncake))) {
+  if (!can_load && (nixl.ok() || mooncake.ok())) {
     return violated(sizing() + " is accepted by nixl or mooncake but is not loadable");
   }
   if (!moriio) return holds();
