@@ -1,6 +1,7 @@
-// The relations of SPEC §12 and §13 between a connector's structured
-// outcomes and the model's read plan, and the classification they share
-// with exact comparison (judge.cpp).
+// The relations between a connector's structured outcomes and the model:
+// SPEC §12 and §13 (relations.cpp), §14 (relations_sglang.cpp) and §14B
+// (byte_judge.cpp), and the classification they share with exact comparison
+// (judge.cpp).
 #pragma once
 
 #include <optional>
@@ -18,5 +19,15 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual);    // 
 Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual);    // (P, D, H, MLA, d)
 Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual);     // (P, D, H, MLA, p, d)
 Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual);  // (P, D, H, MLA)
+
+// SPEC §14: findings per pair or rank of one configuration.
+Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual);                // (P, D, MLA)
+Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_run);     // (P, D, H)
+Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual);              // (P, D, H)
+Judgement judge_slice_config(const CaseArgs& args, const Actual& actual);                // (P, D, H, page_size)
+
+// SPEC §14B: the bytes of a configuration's transfers, and the descriptor index probe.
+Judgement judge_transfers(const Binding& binding, const CaseArgs& args, const Actual& actual);  // (P, D, H, page_size, probe)
+Judgement judge_index_function(const CaseArgs& args, const Actual& actual);  // (pairs, slots, page_size, groups)
 
 }  // namespace tpcheck::conform
