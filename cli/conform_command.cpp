@@ -1,5 +1,5 @@
 // `tpcheck conform`: check a connector's Python functions against the model
-// (SPEC §10, §12, §13). The engine is conform/ (library tpcheck_conform); this file
+// (SPEC §10, §12, §13, §14). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
 #include <chrono>
 #include <filesystem>
@@ -23,10 +23,13 @@ constexpr const char* kConformUsage =
     "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE.py...\n"
     "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
     "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
-    "  model (SPEC §10, §12, §13). This runs the code under test (in a separate, isolated Python).\n"
+    "  model (SPEC §10, §12, §13, §14). This runs the code under test (in a separate, isolated Python).\n"
     "  --profile vllm-moriio   MoRIIO's functions (moriio_connector.py moriio_common.py)\n"
     "  --profile vllm-nixl     NIXL's TransferTopology and compute_tp_mapping (utils.py tp_mapping.py)\n"
     "  --profile vllm-mooncake Mooncake's planner and region check (mooncake_connector.py utils.py)\n"
+    "  --profile sglang        SGLang's rank resolver, head slices and the bytes its Mooncake and NIXL\n"
+    "                          transfers move (common/conn.py common/staging_buffer.py mooncake/conn.py\n"
+    "                          nixl/conn.py mori/conn.py of one commit; files are told apart by content)\n"
     "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n"
     "  --hybrid                vllm-mooncake: call without total_num_kv_heads, as for Mamba models\n"
     "  --function NAME         check only NAME (repeatable; each must be found)\n"

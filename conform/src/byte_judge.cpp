@@ -95,17 +95,14 @@ void ByteJudge::transfer(std::int64_t p, std::int64_t d, const Transfer& t) {
   while (done < t.length) {
     const std::uint64_t s = t.src + done, w = t.dst + done;
     std::uint64_t step = t.length - done;
-    // Past 2^64 nothing is registered: the rest is outside.
-    if (s < t.src || w < t.dst) {
-      outside(p, d, false, false, s, w, step);
-      return;
-    }
-    const auto src = memory_.locate(s);
-    const auto dst = memory_.locate(w);
+    // Past 2^64 (where unsigned addresses wrap) nothing is registered.
+    const bool src_past = s < t.src, dst_past = w < t.dst;
+    const auto src = src_past ? std::nullopt : memory_.locate(s);
+    const auto dst = dst_past ? std::nullopt : memory_.locate(w);
     const bool src_in = src && src->rank == sender;
     const bool dst_in = dst && dst->rank == receiver;
-    step = std::min(step, src ? src->room : memory_.gap(s));
-    step = std::min(step, dst ? dst->room : memory_.gap(w));
+    if (!src_past) step = std::min(step, src ? src->room : memory_.gap(s));
+    if (!dst_past) step = std::min(step, dst ? dst->room : memory_.gap(w));
     if (src_in && dst_in) {
       const Run rs = run_in_region(*sender, src->region, src->offset);
       const Run rt = run_in_region(*receiver, dst->region, dst->offset);

@@ -35,6 +35,14 @@ std::string ints(const std::vector<I>& v, char open = '[', char close = ']') {
   return s + close;
 }
 
+// "1 head", "3 heads"; "1 byte of a token", "64 bytes of a token".
+std::string units(I n, const std::string& unit) {
+  const auto space = unit.find(' ');
+  std::string word = unit.substr(0, space);
+  if (n == 1 && !word.empty() && word.back() == 's') word.pop_back();
+  return decimal(n) + " " + word + (space == std::string::npos ? "" : unit.substr(space));
+}
+
 // A configuration's sizes and what the model says each rank holds (§4).
 struct Sizing {
   I P = 0, D = 0, H = 1;
@@ -118,11 +126,11 @@ void judge_coverage(const Coverage& coverage, const Sizing& s, I unit, const std
     const std::string range = "[" + decimal(lo) + ", " + decimal(hi) + ")";
     if (missing) {
       findings.add(s.kind("unwritten"), std::nullopt, d, "d" + decimal(d) + "'s " + unit_name + " " + range + " all written",
-                   decimal(missing) + " " + unit_name + " written by no writer, the first " + decimal(*first_missing));
+                   units(missing, unit_name) + " written by no writer, the first " + decimal(*first_missing));
     }
     if (twice) {
       findings.add("redundant", std::nullopt, d, "each of d" + decimal(d) + "'s " + unit_name + " written once",
-                   decimal(twice) + " " + unit_name + " written by more than one replica");
+                   units(twice, unit_name) + " written by more than one replica");
     }
   }
 }
@@ -177,16 +185,21 @@ std::vector<I> decode_ranks(const Sizing& s, const std::vector<Item>& items) {
   return out;
 }
 
-// A sizing that is not divisible, answered with values: accepts_invalid, once.
-void accepts_invalid(const Sizing& s, const std::vector<Item>& items, FindingSet& findings) {
+// A sizing that is not divisible, answered with values: accepts_invalid,
+// once, with the first answer ("p=0 d=1: (0,1,0,1)"). `names`: the items' coordinates.
+void accepts_invalid(const Sizing& s, const std::vector<Item>& items, const std::vector<std::string>& names,
+                     FindingSet& findings) {
   for (const auto& item : items) {
     if (item.raised) continue;
     std::string where;
-    for (std::size_t i = 0; i < item.coords.size(); ++i) where += (i ? " " : "") + decimal(item.coords[i]);
-    findings.add("accepts_invalid", std::nullopt, std::nullopt, s.refusal(), "(" + where + "): " + item.value);
+    for (std::size_t i = 0; i < item.coords.size() && i < names.size(); ++i) {
+      where += (i ? " " : "") + names[i] + "=" + decimal(item.coords[i]);
+    }
+    findings.add("accepts_invalid", std::nullopt, std::nullopt, s.refusal(), where + ": " + item.value);
     return;
   }
 }
+
 
 }  // namespace
 
@@ -203,7 +216,7 @@ Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual) {
   FindingSet findings;
   const auto items = items_of(actual, findings);
   if (!s.divisible()) {
-    accepts_invalid(s, items, findings);
+    accepts_invalid(s, items, {"d"}, findings);
     // What the mapping then does (§14.1's nondiv kinds), from the decode ranks that answered.
     std::map<I, I> registrations;        // prefill rank -> decode ranks registering with it
     std::map<I, std::set<I>> announced;  // prefill rank -> the counts those decode ranks send it
@@ -287,7 +300,7 @@ Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_r
   const Sizing s{(*a)[0], (*a)[1], (*a)[2]};
   FindingSet findings;
   const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, findings);
+  if (!s.divisible()) accepts_invalid(s, items, {"p", "d"}, findings);
   Coverage coverage;
   for (const auto& item : items) {
     if (item.coords.size() != 2) continue;
@@ -337,7 +350,7 @@ Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual) {
   const Sizing s{(*a)[0], (*a)[1], (*a)[2]};
   FindingSet findings;
   const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, findings);
+  if (!s.divisible()) accepts_invalid(s, items, {"d"}, findings);
   for (const auto& item : items) {
     if (item.coords.size() != 1) continue;
     const I d = item.coords[0];
@@ -375,7 +388,7 @@ Judgement judge_slice_config(const CaseArgs& args, const Actual& actual) {
   const I B = kBytesPerHead;
   FindingSet findings;
   const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, findings);
+  if (!s.divisible()) accepts_invalid(s, items, {"p", "d"}, findings);
   Coverage coverage;
   for (const auto& item : items) {
     if (item.coords.size() != 2) continue;

@@ -377,8 +377,18 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     any_bound = any_bound || r.bound;
   }
   if (!any_bound) {
+    // The reason to show: a definition found but unusable says more than one not found.
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+      const std::string& why = session->bound()[i].skip_reason;
+      if (why.rfind("not defined at top level", 0) != 0 && why.rfind("no class ", 0) != 0) {
+        shown = i;
+        break;
+      }
+    }
     error = "none of the functions of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
-            " can be checked in the given files (" + bindings.front().name + ": " + session->bound()[0].skip_reason + ")";
+            " can be checked in the given files (" + bindings[shown].name + ": " + session->bound()[shown].skip_reason +
+            ")";
     return std::nullopt;
   }
 
