@@ -152,7 +152,7 @@ void print_json(std::ostream& out, const RunReport& r) {
       for (std::size_t k = 0; k < f.tallies.size(); ++k) {
         out << (k ? ", " : "") << json_string(f.tallies[k].first) << ": " << f.tallies[k].second;
       }
-      out << "}";
+      out << "}, \"judge_seconds\": " << std::fixed << std::setprecision(6) << f.judge_seconds;
     }
     if (!o.baseline_path.empty()) {
       out << ", \"in_baseline\": " << (f.in_baseline ? "true" : "false") << ", \"changes\": " << f.changes

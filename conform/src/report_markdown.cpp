@@ -82,7 +82,7 @@ void print_markdown(std::ostream& out, const RunReport& r) {
       out << "| " << code(f.name) << " | skipped |" << (diff ? " |" : "") << " | " << plain(f.skip_reason) << " |\n";
       continue;
     }
-    const std::string first = "| " + code(f.found) + " at " + code(report_support::where(f)) + " | " +
+    const std::string first = "| " + code(report_support::found_row(f)) + " at " + code(report_support::where(f)) + " | " +
                               cases_cell(f) + " |" + (diff ? " " + std::to_string(f.changes) + " |" : "");
     const std::string again = std::string("| | |") + (diff ? " |" : "");
     if (f.deviations.empty()) out << first << " none | |\n";
@@ -98,7 +98,7 @@ void print_markdown(std::ostream& out, const RunReport& r) {
     out << "\nWhat the deviations do:\n";
     for (const auto& f : r.functions) {
       for (const auto& g : f.deviations) {
-        out << "- " << code(f.found) << ", " << g.id() << ": " << plain(g.meaning) << "\n";
+        out << "- " << code(report_support::found_row(f)) << ", " << g.id() << ": " << plain(g.meaning) << "\n";
       }
     }
   }
@@ -107,7 +107,7 @@ void print_markdown(std::ostream& out, const RunReport& r) {
     out << "\nNotes (not deviations):\n";
     for (const auto& f : r.functions) {
       for (const auto& g : f.notes) {
-        out << "- " << code(f.found) << ", " << g.id() << ": " << g.count << ", smallest " << smallest_case(f, g) << ". "
+        out << "- " << code(report_support::found_row(f)) << ", " << g.id() << ": " << g.count << ", smallest " << smallest_case(f, g) << ". "
             << plain(g.meaning) << "\n";
       }
     }

@@ -138,7 +138,7 @@ std::string rules_json(const std::vector<Rule>& rules) {
 
 std::string message(const RunReport& r, const FunctionReport& f, const DeviationGroup& g) {
   const bool diff = !r.options.baseline_path.empty();
-  return g.id() + " in " + f.found + ": " + std::to_string(g.count) + " of " + std::to_string(f.cases) +
+  return g.id() + " in " + report_support::found_row(f) + ": " + std::to_string(g.count) + " of " + std::to_string(f.cases) +
          (f.by_configuration ? " configurations" : " cases") + (diff ? " changed since the baseline and deviate" : "") +
          ".\nSmallest case: " + call_text(f, g.smallest.args, g.smallest.at) + "\n  expected: " + expected_with_note(g.smallest) +
          "\n  actual:   " + shown(g.smallest.actual) + "\nWhat it does: " + g.meaning;

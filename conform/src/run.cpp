@@ -164,9 +164,11 @@ struct FunctionRun {
       count_it = error.empty() && before != outcome.shown();
     }
     if (!count_it) return;
-    const Judgement j = judge(binding, op, args, actual);
-    if (j.not_compared) ++report.not_compared;
     const bool findings = reports_findings(binding.relation);
+    const auto judging = std::chrono::steady_clock::now();
+    const Judgement j = judge(binding, op, args, actual);
+    if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
+    if (j.not_compared) ++report.not_compared;
     const bool conforms = findings ? std::none_of(j.findings.begin(), j.findings.end(), [&](const Finding& f) {
       const KindInfo* info = find_kind(kinds, f.kind);
       return !binding.informational && (!info || info->failure);

@@ -92,6 +92,7 @@ struct FunctionReport {
   bool by_configuration = false;
   std::vector<DeviationGroup> notes;
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
+  double judge_seconds = 0;  // by configuration: the time tpcheck spent judging (transfers judged per second)
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones

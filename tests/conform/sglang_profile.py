@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""CTest driver: what the loader does for `tpcheck conform --profile sglang`
-on files shaped otherwise than the fixtures (standard library only; the
-Python it is given has numpy, as Mooncake's and NIXL's code needs).
+"""CTest driver: `tpcheck conform --profile sglang` on files shaped otherwise
+than the fixtures, and its reports (standard library only; the Python it is
+given has numpy, as Mooncake's and NIXL's code needs).
 
-usage: sglang_loader.py TPCHECK FIXTURE_DIR SCENARIO NUMPY_PYTHON
+usage: sglang_profile.py TPCHECK FIXTURE_DIR SCENARIO NUMPY_PYTHON
 
 files_by_content    the five files under other names, in another order: bound
                     by what they define, the in-method import served from the
@@ -18,9 +18,14 @@ inherited_method    a method a class inherits from a base in another file is
                     methods (a default that is not a literal, an unknown
                     decorator) do not stop it
 last_definition     of two top-level definitions, the last is the live one
+reports             SARIF, Markdown and JSON of a faulty run: a rule and a result
+                    per kind found, the notes apart; --baseline reports only
+                    the configurations whose answer changed
 """
+import ast
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -145,6 +150,82 @@ def last_definition(tpcheck, fixtures, python):
     f = functions["compute_head_slice_params"]
     expect(code == 0, "the live (second) definition conforms: exit %d" % code, f)
     expect(f["line"] == line, "the second definition's line %d" % line, f)
+
+
+def five_files(fixtures, replace=None):
+    """The five fixture files, one of them replaced by another path."""
+    replace = replace or {}
+    return [replace.get(key, os.path.join(fixtures, path)) for key, path in FILES.items()]
+
+
+def definition_line(path, qualified_name):
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    *outer, name = qualified_name.split(".")
+    body = tree.body
+    for class_name in outer:
+        body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == class_name).body
+    return [n for n in body if isinstance(n, ast.FunctionDef) and n.name == name][-1].lineno
+
+
+def reports(tpcheck, fixtures, python):
+    sys.path.insert(0, fixtures)
+    import faults  # noqa: E402 - the fixtures directory is only known at run time
+    args = ["conform", "--profile", "sglang", "--max-tp", "4", "--python", python]
+    with tempfile.TemporaryDirectory() as cwd:
+        nixl = faults.materialize(fixtures, "sglang_nixl_groups_ignore_replication", cwd)
+        files = five_files(fixtures, {"nixl": nixl})
+        code, out, err, _ = run(tpcheck, args + ["--json", "--sarif", "out.sarif", "--markdown", "out.md"] + files,
+                                cwd=cwd, timeout=120)
+        expect(code == 1, "exit %d" % code, err)
+        report = json.loads(out)
+        with open(os.path.join(cwd, "out.sarif"), encoding="utf-8") as f:
+            sarif = json.load(f)["runs"][0]
+        with open(os.path.join(cwd, "out.md"), encoding="utf-8") as f:
+            markdown = f.read()
+        functions = {f["name"]: f for f in report["functions"]}
+        deviations = [(f, d) for f in report["functions"] for d in f.get("deviations", [])]
+        expect([d["kind"] for _, d in deviations] == ["src_dlist_outside_region"] * 2 or
+               [d["kind"] for _, d in deviations] == ["src_dlist_outside_region"], "the fault's kind", deviations)
+        rules = sarif["tool"]["driver"]["rules"]
+        ids = [r["id"] for r in rules]
+        expect(len(set(ids)) == len(ids) and "src_dlist_outside_region" in ids and "wrong_heads" in ids,
+               "a rule per failing kind of the profile", ids)
+        expect("redundant" not in ids, "no rule for an informational kind", ids)
+        expect(len(sarif["results"]) == len(deviations), "a result per function and kind", sarif["results"])
+        for result, (f, d) in zip(sarif["results"], deviations):
+            expect(result["ruleId"] == d["kind"] and rules[result["ruleIndex"]]["id"] == d["kind"], "the rule", result)
+            expect(result["level"] == "error", "a failure is an error", result)
+            text = result["message"]["text"]
+            for part in (d["smallest"]["call"], d["smallest"]["expected"], d["smallest"]["actual"], d["meaning"],
+                         "%d of %d configurations" % (d["count"], f["cases"])):
+                expect(part in text, "the message has %r" % part, text)
+            line = definition_line(f["file"], f["found"])
+            expect(result["locations"][0]["physicalLocation"]["region"]["startLine"] == line, "at the method", result)
+        notes = [n["message"]["text"] for n in sarif["invocations"][0]["toolExecutionNotifications"]
+                 if n["level"] == "note"]
+        expect(any(n.startswith("NixlKVManager.send_kvcache_slice: redundant in ") for n in notes), "notes", notes)
+        f = functions["NixlKVManager.send_kvcache_slice"]
+        expect(f["params"] == ["P", "D", "H", "page_size", "probe", "p", "d"], "params name P, D, H and ranks", f)
+        expect(len(f["deviations"][0]["smallest"]["args"]) == len(f["params"]), "an argument per param", f)
+        expect(f["deviations"][0]["smallest"]["args"] == [1, 2, 1, 1, 0, 0, 0], "the smallest case", f)
+        expect(set(f["tallies"]) == {"configurations", "sends", "decode ranks", "transfers", "decoded bytes"},
+               "what the configurations held", f["tallies"])
+        row = "| `NixlKVManager.send_kvcache_slice` at `%s:%d` | %d | src_dlist_outside_region: %d | `%s`: expected" % (
+            f["file"], f["line"], f["cases"], f["deviations"][0]["count"], f["deviations"][0]["smallest"]["call"])
+        expect(row in markdown, "the function's row", row, markdown)
+        expect("| `NixlKVManager.send_kvcache_slice (without total_kv_head_num)` at " in markdown,
+               "the row reported apart is told apart", markdown)
+        expect("Notes (not deviations):" in markdown and "redundant" in markdown, "the notes", markdown)
+        # A baseline of the correct files: only NIXL's configurations changed.
+        code, _, err, _ = run(tpcheck, args + ["--record", "base.txt"] + five_files(fixtures), cwd=cwd, timeout=120)
+        expect(code == 0, "the correct files recorded", err)
+        code, out, err, _ = run(tpcheck, args + ["--json", "--baseline", "base.txt"] + files, cwd=cwd, timeout=120)
+        expect(code == 1, "a changed configuration deviates: exit %d" % code, err)
+        changed = {f["name"]: f["changes"] for f in json.loads(out)["functions"] if f.get("changes")}
+        expect(set(changed) == {"NixlKVManager.send_kvcache_slice",
+                                "NixlKVManager.send_kvcache_slice (without total_kv_head_num)"},
+               "only NIXL's configurations changed", changed)
 
 
 def main():
