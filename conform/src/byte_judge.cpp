@@ -279,16 +279,6 @@ namespace {
 using bytes::ByteJudge;
 using capture::Value;
 
-std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args) {
-  std::vector<std::int64_t> out;
-  for (const BigInt& a : args) {
-    const auto v = narrow(a);
-    if (!v) return std::nullopt;
-    out.push_back(*v);
-  }
-  return out;
-}
-
 std::string list_text(const std::vector<std::int64_t>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + decimal(v[i]);
@@ -525,18 +515,6 @@ class NixlLists {
   FindingSet& findings_;
   std::map<std::uint64_t, List> lists_;
 };
-
-Judgement unreadable(const Actual& actual) {
-  Judgement j;
-  const auto kind = classify("", actual);
-  Finding f;
-  f.kind = kind ? kind_id(*kind) : "crashed";
-  f.at = {std::nullopt, std::nullopt};
-  f.expected = "the configuration's calls made";
-  f.actual = actual.rendered();
-  j.findings.push_back(std::move(f));
-  return j;
-}
 
 }  // namespace
 

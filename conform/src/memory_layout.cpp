@@ -20,43 +20,29 @@ ByteCoord at(const Run& run, std::uint64_t i, std::int64_t bytes_per_head) {
   return c;
 }
 
-TokenMajorPages::TokenMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads,
-                                 std::int64_t bytes_per_head)
-    : tokens_(tokens), first_head_(first_head), heads_(heads), bytes_per_head_(bytes_per_head) {}
+BlockPages::BlockPages(Order order, std::int64_t tokens, std::int64_t first_head, std::int64_t heads,
+                       std::int64_t bytes_per_head)
+    : order_(order), tokens_(tokens), first_head_(first_head), heads_(heads), bytes_per_head_(bytes_per_head) {}
 
-std::uint64_t TokenMajorPages::item_length() const {
+std::uint64_t BlockPages::item_length() const {
   return static_cast<std::uint64_t>(tokens_ * heads_ * bytes_per_head_);
 }
 
-Run TokenMajorPages::run_at(std::uint64_t offset) const {
-  const auto token_bytes = static_cast<std::uint64_t>(heads_ * bytes_per_head_);
-  const std::uint64_t rest = offset % token_bytes;
+// The outer axis (a token, or a head) spans `inner` times B bytes; within it
+// the inner axis and the byte advance together.
+Run BlockPages::run_at(std::uint64_t offset) const {
+  const bool tokens_outer = order_ == Order::TokensOuter;
+  const auto B = static_cast<std::uint64_t>(bytes_per_head_);
+  const std::uint64_t outer_bytes = static_cast<std::uint64_t>(tokens_outer ? heads_ : tokens_) * B;
+  const std::uint64_t rest = offset % outer_bytes;
+  const auto outer = static_cast<std::int64_t>(offset / outer_bytes);
+  const auto inner = static_cast<std::int64_t>(rest / B);
   Run r;
-  r.heads_inner = true;
-  r.first.token = static_cast<std::int64_t>(offset / token_bytes);
-  r.first.head = first_head_ + static_cast<std::int64_t>(rest / static_cast<std::uint64_t>(bytes_per_head_));
-  r.first.byte = static_cast<std::int64_t>(rest % static_cast<std::uint64_t>(bytes_per_head_));
-  r.length = token_bytes - rest;
-  return r;
-}
-
-HeadMajorPages::HeadMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads,
-                               std::int64_t bytes_per_head)
-    : tokens_(tokens), first_head_(first_head), heads_(heads), bytes_per_head_(bytes_per_head) {}
-
-std::uint64_t HeadMajorPages::item_length() const {
-  return static_cast<std::uint64_t>(tokens_ * heads_ * bytes_per_head_);
-}
-
-Run HeadMajorPages::run_at(std::uint64_t offset) const {
-  const auto head_bytes = static_cast<std::uint64_t>(tokens_ * bytes_per_head_);
-  const std::uint64_t rest = offset % head_bytes;
-  Run r;
-  r.heads_inner = false;
-  r.first.head = first_head_ + static_cast<std::int64_t>(offset / head_bytes);
-  r.first.token = static_cast<std::int64_t>(rest / static_cast<std::uint64_t>(bytes_per_head_));
-  r.first.byte = static_cast<std::int64_t>(rest % static_cast<std::uint64_t>(bytes_per_head_));
-  r.length = head_bytes - rest;
+  r.heads_inner = tokens_outer;
+  r.first.token = tokens_outer ? outer : inner;
+  r.first.head = first_head_ + (tokens_outer ? inner : outer);
+  r.first.byte = static_cast<std::int64_t>(rest % B);
+  r.length = outer_bytes - rest;
   return r;
 }
 

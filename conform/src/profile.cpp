@@ -32,6 +32,16 @@ Binding positional_binding(std::string name, const std::vector<std::string>& par
   return b;
 }
 
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
+  Binding b;
+  b.name = std::move(name);
+  b.params = std::move(params);
+  b.style = GridStyle::ValidOnly;
+  b.named_args = true;
+  b.relation = relation;
+  return b;
+}
+
 const char* kind_id(Kind kind) {
   switch (kind) {
     case Kind::WrongValue: return "wrong_value";

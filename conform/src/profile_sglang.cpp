@@ -69,12 +69,7 @@ std::string each_driver(const std::string& over, const std::vector<std::string>&
 }
 
 Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
-  Binding b;
-  b.name = std::move(name);
-  b.params = std::move(params);
-  b.style = GridStyle::ValidOnly;
-  b.named_args = true;
-  b.relation = relation;
+  Binding b = shaped_binding(std::move(name), std::move(params), relation);
   b.coordinates = {"p", "d"};
   b.configuration_order = true;
   b.call.render = "text";
@@ -294,15 +289,12 @@ Binding transfers(Relation relation, std::string name, bool with_total_heads) {
 // large to build: the last slot of every pair of regions, at the first and
 // last head group.
 Binding index_function() {
-  Binding b;
-  b.name = "expand_page_indices_for_slice";
-  b.params = {{"pairs", ParamKind::Choice, {}, {4}},
-              {"slots", ParamKind::Choice, {}, {10}},
-              {"page_size", ParamKind::Choice, {}, {1, 4}},
-              {"groups", ParamKind::Choice, {}, {1, 2, 8}}};
-  b.style = GridStyle::ValidOnly;
-  b.named_args = true;
-  b.relation = Relation::IndexFunction;
+  Binding b = shaped_binding("expand_page_indices_for_slice",
+                             {{"pairs", ParamKind::Choice, {}, {4}},
+                              {"slots", ParamKind::Choice, {}, {10}},
+                              {"page_size", ParamKind::Choice, {}, {1, 4}},
+                              {"groups", ParamKind::Choice, {}, {1, 2, 8}}},
+                             Relation::IndexFunction);
   b.configuration_order = true;
   b.probes = {{4, std::int64_t{1} << 27, 4, 2}, {2, std::int64_t{1} << 30, 1, 1}, {128, std::int64_t{1} << 24, 1, 1}};
   b.call.functions = {"expand_page_indices_for_slice"};

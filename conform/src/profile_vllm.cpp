@@ -27,16 +27,6 @@ const ParamSpec kR{"R", ParamKind::Size, {}};
 const ParamSpec kHeadsOfBoth{"H", ParamKind::HeadCount, {"P", "D"}};
 const ParamSpec kMla{"MLA", ParamKind::Flag, {}};
 
-Binding shaped(std::string name, std::vector<ParamSpec> params, Relation relation) {
-  Binding b;
-  b.name = std::move(name);
-  b.params = std::move(params);
-  b.style = GridStyle::ValidOnly;
-  b.named_args = true;
-  b.relation = relation;
-  return b;
-}
-
 // The TransferTopology instance of SPEC §12: only the attributes the methods
 // read. TpKVTopology has no tp_size field; its tp_size property reads
 // remote_tp_size[engine_id].
@@ -52,7 +42,7 @@ std::vector<Attribute> topology(const std::string& rank, const std::string& size
 const std::vector<std::string> kTopologyClasses = {"TransferTopology", "TpKVTopology"};
 
 Binding topology_tp_ratio() {
-  Binding b = shaped("TransferTopology.tp_ratio", {kL, kR}, Relation::Exact);
+  Binding b = shaped_binding("TransferTopology.tp_ratio", {kL, kR}, Relation::Exact);
   b.model_op = "tp_ratio";
   b.model_from_case = {0, 1};
   b.call.classes = kTopologyClasses;
@@ -63,7 +53,7 @@ Binding topology_tp_ratio() {
 }
 
 Binding topology_window() {
-  Binding b = shaped("TransferTopology.handshake_target_ranks", {{"r", ParamKind::Rank, {"L"}}, kL, kR}, Relation::Exact);
+  Binding b = shaped_binding("TransferTopology.handshake_target_ranks", {{"r", ParamKind::Rank, {"L"}}, kL, kR}, Relation::Exact);
   b.model_op = "window";
   b.model_from_case = {0, 1, 2};
   b.call.classes = kTopologyClasses;
@@ -76,7 +66,7 @@ Binding topology_window() {
 
 Binding topology_consumer_count() {
   // Called on the decode side: tp_size = D, arguments (P, 1).
-  Binding b = shaped("TransferTopology.dcp_consumer_count", {kP, kD}, Relation::WindowCompletionCount);
+  Binding b = shaped_binding("TransferTopology.dcp_consumer_count", {kP, kD}, Relation::WindowCompletionCount);
   b.model_op = "window";
   b.call.classes = kTopologyClasses;
   b.call.methods = {"dcp_consumer_count"};
@@ -86,7 +76,7 @@ Binding topology_consumer_count() {
 }
 
 Binding nixl_tp_mapping() {
-  Binding b = shaped("compute_tp_mapping", {kP, kD, kHeadsOfBoth, kMla, {"d", ParamKind::Rank, {"D"}}},
+  Binding b = shaped_binding("compute_tp_mapping", {kP, kD, kHeadsOfBoth, kMla, {"d", ParamKind::Rank, {"D"}}},
                      Relation::NixlMapping);
   b.model_op = "plan";
   b.call.functions = {"compute_tp_mapping"};
@@ -117,14 +107,14 @@ void add_head_count(Binding& b, const ProfileOptions& o) {
 }
 
 std::vector<Binding> mooncake(const ProfileOptions& o) {
-  Binding ratio = shaped("_get_tp_ratio", {kL, kR}, Relation::Exact);
+  Binding ratio = shaped_binding("_get_tp_ratio", {kL, kR}, Relation::Exact);
   ratio.model_op = "tp_ratio";
   ratio.model_from_case = {0, 1};
   ratio.call.functions = {"_get_tp_ratio"};
   ratio.call.args = {{"local_tp_size", "L", false, ""}, {"remote_tp_size", "R", false, ""}};
 
   // Only divisible pairs have windows: D is a partner of P.
-  Binding plan = shaped("_compute_sender_transfer_plan",
+  Binding plan = shaped_binding("_compute_sender_transfer_plan",
                         {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla, {"p", ParamKind::Rank, {"P"}},
                          {"d", ParamKind::WindowMember, {"p", "P", "D"}}},
                         Relation::SenderPlan);
@@ -140,7 +130,7 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   add_head_count(plan, o);
   plan.call.render = "sender_plan";
 
-  Binding regions = shaped("_validate_asymmetric_region_lengths",
+  Binding regions = shaped_binding("_validate_asymmetric_region_lengths",
                            {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla}, Relation::AcceptsSizing);
   regions.model_op = "plan";
   regions.call.functions = {"_validate_asymmetric_region_lengths"};

@@ -19,16 +19,6 @@ namespace {
 using I = std::int64_t;
 using capture::Item;
 
-std::optional<std::vector<I>> small_args(const CaseArgs& args) {
-  std::vector<I> out;
-  for (const BigInt& a : args) {
-    const auto v = narrow(a);
-    if (!v) return std::nullopt;
-    out.push_back(*v);
-  }
-  return out;
-}
-
 std::string ints(const std::vector<I>& v, char open = '[', char close = ']') {
   std::string s(1, open);
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + decimal(v[i]);
@@ -54,14 +44,6 @@ struct Sizing {
     return "an error: P=" + decimal(P) + " and D=" + decimal(D) + " do not divide each other (tp_ratio(D, P) fails)";
   }
 };
-
-Judgement unreadable(const Actual& actual) {
-  Judgement j;
-  const auto kind = classify("", actual);
-  j.findings.push_back({kind ? kind_id(*kind) : "crashed", {std::nullopt, std::nullopt},
-                        "the configuration's calls made", actual.rendered()});
-  return j;
-}
 
 std::vector<Item> items_of(const Actual& actual, FindingSet& findings) {
   std::size_t malformed = 0;
@@ -201,22 +183,49 @@ void accepts_invalid(const Sizing& s, const std::vector<Item>& items, const std:
 }
 
 
+// What every relation of §14 starts from: the sizing, the driver's items (a
+// line it could not read is a finding), and accepts_invalid when the sizing
+// is not divisible and some call answered.
+struct Configuration {
+  std::vector<I> args;
+  Sizing s;
+  FindingSet findings;
+  std::vector<Item> items;
+};
+
+// nullopt, with `j` the judgement to return, when the configuration is not
+// judged here: its driver did not answer, or its sizes do not fit int64.
+std::optional<Configuration> open_configuration(const CaseArgs& args, const Actual& actual, std::size_t arity,
+                                                bool has_heads, const std::vector<std::string>& coordinates,
+                                                Judgement& j) {
+  if (actual.status != Actual::Status::Value) {
+    j = unreadable(actual);
+    return std::nullopt;
+  }
+  const auto a = small_args(args);
+  if (!a || a->size() != arity) {
+    j.not_compared = true;
+    return std::nullopt;
+  }
+  Configuration c;
+  c.args = *a;
+  c.s = {c.args[0], c.args[1], has_heads ? c.args[2] : 1};
+  c.items = items_of(actual, c.findings);
+  if (!c.s.divisible()) accepts_invalid(c.s, c.items, coordinates, c.findings);
+  return c;
+}
+
 }  // namespace
 
 Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
-  const auto a = small_args(args);
   Judgement j;
-  if (!a || a->size() != 3) {
-    j.not_compared = true;
-    return j;
-  }
-  const Sizing s{(*a)[0], (*a)[1], 1};
-  const bool mla = (*a)[2] != 0;
-  FindingSet findings;
-  const auto items = items_of(actual, findings);
+  auto c = open_configuration(args, actual, 3, false, {"d"}, j);
+  if (!c) return j;
+  const Sizing& s = c->s;
+  const bool mla = c->args[2] != 0;
+  FindingSet& findings = c->findings;
+  const auto& items = c->items;
   if (!s.divisible()) {
-    accepts_invalid(s, items, {"d"}, findings);
     // What the mapping then does (§14.1's nondiv kinds), from the decode ranks that answered.
     std::map<I, I> registrations;        // prefill rank -> decode ranks registering with it
     std::map<I, std::set<I>> announced;  // prefill rank -> the counts those decode ranks send it
@@ -290,17 +299,12 @@ Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual) {
 }
 
 Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_run) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
-  const auto a = small_args(args);
   Judgement j;
-  if (!a || a->size() != 3) {
-    j.not_compared = true;
-    return j;
-  }
-  const Sizing s{(*a)[0], (*a)[1], (*a)[2]};
-  FindingSet findings;
-  const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, {"p", "d"}, findings);
+  auto c = open_configuration(args, actual, 3, true, {"p", "d"}, j);
+  if (!c) return j;
+  const Sizing& s = c->s;
+  FindingSet& findings = c->findings;
+  const auto& items = c->items;
   Coverage coverage;
   for (const auto& item : items) {
     if (item.coords.size() != 2) continue;
@@ -340,18 +344,12 @@ Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_r
 }
 
 Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
-  const auto a = small_args(args);
   Judgement j;
-  if (!a || a->size() != 3) {
-    j.not_compared = true;
-    return j;
-  }
-  const Sizing s{(*a)[0], (*a)[1], (*a)[2]};
-  FindingSet findings;
-  const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, {"d"}, findings);
-  for (const auto& item : items) {
+  auto c = open_configuration(args, actual, 3, true, {"d"}, j);
+  if (!c) return j;
+  const Sizing& s = c->s;
+  FindingSet& findings = c->findings;
+  for (const auto& item : c->items) {
     if (item.coords.size() != 1) continue;
     const I d = item.coords[0];
     // d's region: one slot per writer, in the order of its senders, each the
@@ -376,19 +374,14 @@ Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual) {
 }
 
 Judgement judge_slice_config(const CaseArgs& args, const Actual& actual) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
-  const auto a = small_args(args);
   Judgement j;
-  if (!a || a->size() != 4) {
-    j.not_compared = true;
-    return j;
-  }
-  const Sizing s{(*a)[0], (*a)[1], (*a)[2]};
-  const I page_size = (*a)[3];
+  auto c = open_configuration(args, actual, 4, true, {"p", "d"}, j);
+  if (!c) return j;
+  const Sizing& s = c->s;
+  const I page_size = c->args[3];
   const I B = kBytesPerHead;
-  FindingSet findings;
-  const auto items = items_of(actual, findings);
-  if (!s.divisible()) accepts_invalid(s, items, {"p", "d"}, findings);
+  FindingSet& findings = c->findings;
+  const auto& items = c->items;
   Coverage coverage;
   for (const auto& item : items) {
     if (item.coords.size() != 2) continue;

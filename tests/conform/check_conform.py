@@ -161,14 +161,20 @@ def check(tpcheck, want, fixture_dir):
     return 0
 
 
-def recount(name, f, record, call, reference, oracle):
-    """Independent counts over exactly the cases tpcheck ran."""
-    failures, counts, not_compared = [], {}, 0
+def recorded_cases(name, f, record, failures):
+    """The cases tpcheck recorded for a function: as many as it reports, and some."""
     cases = record.cases.get(name, [])
     if len(cases) != f["cases"]:
         failures.append("%s: %d cases recorded, %d reported" % (name, len(cases), f["cases"]))
     if not cases:
         failures.append("%s: no case was run" % name)
+    return cases
+
+
+def recount(name, f, record, call, reference, oracle):
+    """Independent counts over exactly the cases tpcheck ran."""
+    failures, counts, not_compared = [], {}, 0
+    cases = recorded_cases(name, f, record, failures)
     for args, recorded in cases:
         actual, raised_class = call(args)
         if actual != recorded:
@@ -195,12 +201,7 @@ def recount_configurations(name, f, record, call, reference):
     fixture's; each kind is found in at most as many configurations as
     answer otherwise than the correct fixture's; none when all answer alike."""
     failures, differ = [], 0
-    cases = record.cases.get(name, [])
-    if len(cases) != f["cases"]:
-        failures.append("%s: %d configurations recorded, %d reported" % (name, len(cases), f["cases"]))
-    if not cases:
-        failures.append("%s: no configuration was run" % name)
-    for args, recorded in cases:
+    for args, recorded in recorded_cases(name, f, record, failures):
         actual, _ = call(args)
         if actual != recorded:
             failures.append("%s%s: recorded %r, the driver answers %r" % (name, tuple(args), recorded[:300], actual[:300]))

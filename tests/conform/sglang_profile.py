@@ -22,7 +22,6 @@ reports             SARIF, Markdown and JSON of a faulty run: a rule and a resul
                     per kind found, the notes apart; --baseline reports only
                     the configurations whose answer changed
 """
-import ast
 import json
 import os
 import re
@@ -32,6 +31,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from reports import definition_line  # noqa: E402 - beside this file
 from robustness import expect, expect_error, run, run_scenario, write  # noqa: E402 - beside this file
 
 FILES = {"common": "sglang/common/conn.py", "staging": "sglang/common/staging_buffer.py",
@@ -156,16 +156,6 @@ def five_files(fixtures, replace=None):
     """The five fixture files, one of them replaced by another path."""
     replace = replace or {}
     return [replace.get(key, os.path.join(fixtures, path)) for key, path in FILES.items()]
-
-
-def definition_line(path, qualified_name):
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read())
-    *outer, name = qualified_name.split(".")
-    body = tree.body
-    for class_name in outer:
-        body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == class_name).body
-    return [n for n in body if isinstance(n, ast.FunctionDef) and n.name == name][-1].lineno
 
 
 def reports(tpcheck, fixtures, python):

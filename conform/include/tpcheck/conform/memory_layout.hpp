@@ -56,11 +56,12 @@ class PageLayout {
   virtual std::int64_t tokens() const = 0;
 };
 
-// SGLang's MHA pool (SPEC §14B.1): in a slot, the tokens one after another,
-// each holding the rank's heads one after another, B bytes each.
-class TokenMajorPages : public PageLayout {
+// A slot of `tokens` tokens of `heads` heads (from `first_head`) of
+// bytes_per_head bytes each, with the tokens outermost or the heads outermost.
+class BlockPages : public PageLayout {
  public:
-  TokenMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads, std::int64_t bytes_per_head);
+  enum class Order { TokensOuter, HeadsOuter };
+  BlockPages(Order order, std::int64_t tokens, std::int64_t first_head, std::int64_t heads, std::int64_t bytes_per_head);
   std::uint64_t item_length() const override;
   Run run_at(std::uint64_t offset) const override;
   std::int64_t bytes_per_head() const override { return bytes_per_head_; }
@@ -69,23 +70,25 @@ class TokenMajorPages : public PageLayout {
   std::int64_t tokens() const override { return tokens_; }
 
  private:
+  Order order_;
   std::int64_t tokens_, first_head_, heads_, bytes_per_head_;
 };
 
-// A block whose heads are outermost: in a slot, the rank's heads one after
-// another, each holding the tokens one after another, B bytes each.
-class HeadMajorPages : public PageLayout {
+// SGLang's MHA pool (SPEC §14B.1): in a slot, the tokens one after another,
+// each holding the rank's heads one after another, B bytes each.
+class TokenMajorPages : public BlockPages {
  public:
-  HeadMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads, std::int64_t bytes_per_head);
-  std::uint64_t item_length() const override;
-  Run run_at(std::uint64_t offset) const override;
-  std::int64_t bytes_per_head() const override { return bytes_per_head_; }
-  std::int64_t first_head() const override { return first_head_; }
-  std::int64_t heads() const override { return heads_; }
-  std::int64_t tokens() const override { return tokens_; }
+  TokenMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads, std::int64_t bytes_per_head)
+      : BlockPages(Order::TokensOuter, tokens, first_head, heads, bytes_per_head) {}
+};
 
- private:
-  std::int64_t tokens_, first_head_, heads_, bytes_per_head_;
+// A block whose heads are outermost (TensorRT-LLM's [head][token][dim] for a
+// layer's K or V): in a slot, the rank's heads one after another, each
+// holding the tokens one after another, B bytes each.
+class HeadMajorPages : public BlockPages {
+ public:
+  HeadMajorPages(std::int64_t tokens, std::int64_t first_head, std::int64_t heads, std::int64_t bytes_per_head)
+      : BlockPages(Order::HeadsOuter, tokens, first_head, heads, bytes_per_head) {}
 };
 
 // One rank's registered memory and its part of the request.

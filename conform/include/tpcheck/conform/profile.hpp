@@ -160,6 +160,10 @@ std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
 std::vector<Binding> sglang_bindings();
 const std::vector<KindInfo>& sglang_kinds();
 
+// A binding on the configurations a connector is built for (the valid grid),
+// its call shaped from the definition's signature by parameter name.
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+
 // A binding whose call is positional, in the connector's argument order, on
 // the edge grid with far-out values (vllm-moriio, adapters).
 Binding positional_binding(std::string name, const std::vector<std::string>& params, std::string op,
