@@ -319,7 +319,9 @@ std::uint64_t RunReport::deviation_count() const {
 }
 
 std::string call_text(const FunctionReport& f, const CaseArgs& args, const std::vector<std::optional<BigInt>>& at) {
-  std::string s = f.name + "(";
+  // A row the profile checks apart ("name (as run)") keeps its qualifier after the arguments.
+  const auto row = f.name.find(" (");
+  std::string s = f.name.substr(0, row) + "(";
   for (std::size_t i = 0; i < args.size(); ++i) {
     s += i ? ", " : "";
     if (f.named_args) s += f.params[i].name + "=";
@@ -328,7 +330,7 @@ std::string call_text(const FunctionReport& f, const CaseArgs& args, const std::
   for (std::size_t i = 0; i < at.size() && i < f.coordinates.size(); ++i) {
     s += ", " + f.coordinates[i] + "=" + (at[i] ? decimal(*at[i]) : std::string("-"));
   }
-  return s + ")";
+  return s + ")" + (row == std::string::npos ? "" : f.name.substr(row));
 }
 
 std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error) {
