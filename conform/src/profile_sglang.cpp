@@ -296,7 +296,9 @@ Binding index_function() {
                               {"groups", ParamKind::Choice, {}, {1, 2, 8}}},
                              Relation::IndexFunction);
   b.configuration_order = true;
-  b.probes = {{4, std::int64_t{1} << 27, 4, 2}, {2, std::int64_t{1} << 30, 1, 1}, {128, std::int64_t{1} << 24, 1, 1}};
+  // Lists of more than 2^31 rows, whose last rows an int32 index cannot name.
+  b.probes = {{2, (std::int64_t{1} << 30) + 1, 1, 1}, {4, std::int64_t{1} << 27, 4, 2},
+              {128, (std::int64_t{1} << 24) + 1, 1, 1}};
   b.call.functions = {"expand_page_indices_for_slice"};
   b.call.render = "text";
   b.call.driver = each_driver("((g,) for g in sorted({0, groups - 1}))", {"g"}, {},

@@ -1,6 +1,6 @@
 // The relations between a connector's structured outcomes and the model:
 // SPEC §12 and §13 (relations.cpp), §14 (relations_sglang.cpp) and §14B
-// (byte_judge.cpp), and the classification they share with exact comparison
+// (relations_transfers.cpp, on the byte judge of byte_judge.hpp), and the classification they share with exact comparison
 // (judge.cpp).
 #pragma once
 

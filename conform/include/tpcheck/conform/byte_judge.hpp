@@ -6,14 +6,15 @@
 // with its request's pages once every send is in.
 //
 // The judge knows nothing of the engine that made the transfers: SGLang's
-// Mooncake and NIXL captures (byte_judge.cpp) feed it (p, d, transfer)
-// triples, and any other engine's capture can, on any PageLayout.
+// Mooncake and NIXL captures (relations_transfers.cpp) feed it (p, d,
+// transfer) triples, and any other engine's capture can, on any PageLayout.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tpcheck/conform/judge.hpp"
 #include "tpcheck/conform/memory_layout.hpp"
@@ -26,6 +27,18 @@ struct Transfer {
   std::uint64_t dst = 0;
   std::uint64_t length = 0;
 };
+
+// Text for findings: "0x4000000000040", "[1, 7, 8]", "8 bytes"; the run at a
+// region offset; "K layer 0 page 5 token 0 head 1 byte 0"; where an address
+// is ("p0 K layer 0 page 5 ..." or "0x... (in no registered region)"); and a
+// span, with how far past its region's end it runs.
+std::string hex(std::uint64_t v);
+std::string pages_text(const std::vector<std::int64_t>& pages);
+std::string bytes_text(std::uint64_t n);
+Run run_in_region(const RankMemory& rank, std::int64_t region, std::uint64_t offset);
+std::string describe(const RankMemory& rank, const ByteCoord& c);
+std::string place_text(const MemoryMap& memory, std::uint64_t address);
+std::string span_text(const MemoryMap& memory, std::uint64_t address, std::uint64_t length);
 
 class ByteJudge {
  public:
