@@ -18,6 +18,8 @@ inherited_method    a method a class inherits from a base in another file is
                     methods (a default that is not a literal, an unknown
                     decorator) do not stop it
 last_definition     of two top-level definitions, the last is the live one
+hanging_method      a configuration whose method never returns is cut off at the
+                    budget and reported timed_out; the rest is not run
 reports             SARIF, Markdown and JSON of a faulty run: a rule and a result
                     per kind found, the notes apart; --baseline reports only
                     the configurations whose answer changed
@@ -150,6 +152,22 @@ def last_definition(tpcheck, fixtures, python):
     f = functions["compute_head_slice_params"]
     expect(code == 0, "the live (second) definition conforms: exit %d" % code, f)
     expect(f["line"] == line, "the second definition's line %d" % line, f)
+
+
+def hanging_method(tpcheck, fixtures, python):
+    with tempfile.TemporaryDirectory() as tmp:
+        common = write(tmp, "conn.py", replaced(source(fixtures, "common"),
+                                                "        rank = self.kv_args.engine_rank % decode_size\n",
+                                                "        rank = self.kv_args.engine_rank % decode_size\n"
+                                                "        while prefill_size == 3:\n"
+                                                "            pass\n"))
+        code, out, err, seconds = run(tpcheck, ["conform", "--profile", "sglang", "--json", "--max-tp", "4", "--timeout",
+                                               "1", "--python", python, common], timeout=60)
+    expect(code == 1 and seconds < 30, "exit %d after %.1f s, expected 1 within seconds" % (code, seconds), err)
+    f = {f["name"]: f for f in json.loads(out)["functions"]}["CommonKVManager._resolve_rank_mapping"]
+    expect([d["kind"] for d in f["deviations"]] == ["timed_out"], "timed_out", f)
+    expect(f["deviations"][0]["smallest"]["args"][:2] == [3, 1], "the first configuration with P = 3", f)
+    expect(f["not_run"] > 0, "the rest is not run", f)
 
 
 def five_files(fixtures, replace=None):
