@@ -103,12 +103,13 @@ struct FunctionRun {
   // A configuration's findings, grouped by kind: a note or a deviation per
   // the profile's table (or the binding, when all its findings are notes).
   void take_findings(const CaseArgs& args, const Judgement& j) {
-    for (const auto& [name, n] : j.tallies) {
-      auto it = std::find_if(report.tallies.begin(), report.tallies.end(), [&](const auto& t) { return t.first == name; });
+    for (const auto& tally : j.tallies) {  // not a structured binding: clang < 16 cannot capture one
+      auto it = std::find_if(report.tallies.begin(), report.tallies.end(),
+                             [&](const auto& t) { return t.first == tally.first; });
       if (it == report.tallies.end()) {
-        report.tallies.emplace_back(name, n);
+        report.tallies.push_back(tally);
       } else {
-        it->second += n;
+        it->second += tally.second;
       }
     }
     std::vector<std::string> labels;
