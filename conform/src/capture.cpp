@@ -107,23 +107,20 @@ bool Value::inexact_float() const {
 
 Value read_value(std::string_view word) {
   Value v;
-  v.text = std::string(word);
   const bool negative = !word.empty() && word[0] == '-';
   const std::string_view digits = negative ? word.substr(1) : word;
-  if (!all_digits(digits)) return v;
-  const auto magnitude = read_u64(digits);
-  if (negative) {
-    v.form = Value::Form::Negative;
-    v.u64 = magnitude.value_or(0);
-    if (magnitude && *magnitude == 0) v.form = Value::Form::U64;  // "-0"
+  const bool integer = all_digits(digits);
+  std::uint64_t magnitude = 0;
+  const bool fits = integer && std::from_chars(digits.data(), digits.data() + digits.size(), magnitude).ec == std::errc{};
+  if (fits && (!negative || magnitude == 0)) {  // "-0" is 0
+    v.form = Value::Form::U64;
+    v.u64 = magnitude;
     return v;
   }
-  if (!magnitude) {
-    v.form = Value::Form::TooLarge;
-    return v;
-  }
-  v.form = Value::Form::U64;
-  v.u64 = *magnitude;
+  v.text = std::string(word);
+  if (!integer) return v;
+  v.form = negative ? Value::Form::Negative : Value::Form::TooLarge;
+  v.u64 = fits ? magnitude : 0;
   return v;
 }
 
@@ -212,7 +209,7 @@ TransferLog read_transfer_log(std::string_view text) {
       } else {
         bool ok = true;
         for (const auto& v : read_values(rest)) {
-          const auto s = read_int64(v.text);
+          const auto s = read_int64(v.shown());
           ok = ok && s.has_value();
           if (s) p.senders.push_back(*s);
         }

@@ -18,8 +18,9 @@ struct Value {
   enum class Form { U64, Negative, TooLarge, NotInteger };
   Form form = Form::NotInteger;
   std::uint64_t u64 = 0;   // U64; Negative: the magnitude when it fits
-  std::string text;        // as written ("-5", "?float:1.8e+19")
+  std::string text;        // as written ("-5", "?float:1.8e+19"); empty for U64, the common case
   bool is_u64() const { return form == Form::U64; }
+  std::string shown() const { return is_u64() ? std::to_string(u64) : text; }
   // A float that cannot hold every integer of its magnitude (>= 2^53).
   bool inexact_float() const;
 };

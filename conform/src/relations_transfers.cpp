@@ -39,7 +39,7 @@ class CaptureJudge {
 
   // An address or length handed to the engine: its value if usable.
   std::optional<std::uint64_t> address(std::int64_t p, std::int64_t d, const Value& v) {
-    auto& bad = bad_[{p, d}];
+    BadValues& bad = values_of(p, d);
     ++bad.seen;
     if (v.form == Value::Form::NotInteger) {
       ++bad.non_integer;
@@ -49,7 +49,7 @@ class CaptureJudge {
     }
     if (!v.is_u64()) {
       if (!findings_.has("address_not_u64", p, d)) {
-        findings_.add("address_not_u64", p, d, "addresses in [0, 2^64)", "the address " + v.text);
+        findings_.add("address_not_u64", p, d, "addresses in [0, 2^64)", "the address " + v.shown());
       }
       return std::nullopt;
     }
@@ -60,7 +60,7 @@ class CaptureJudge {
     if (v.form == Value::Form::NotInteger) return address(p, d, v);
     if (!v.is_u64() || v.u64 == 0) {
       if (!findings_.has("nonpositive_length", p, d)) {
-        findings_.add("nonpositive_length", p, d, "a positive length", "a transfer of length " + v.text);
+        findings_.add("nonpositive_length", p, d, "a positive length", "a transfer of length " + v.shown());
       }
       return std::nullopt;
     }
@@ -86,10 +86,21 @@ class CaptureJudge {
   ByteJudge& judge() { return judge_; }
 
  private:
+  // A send's values all belong to one pair: looked up once, not per value.
+  BadValues& values_of(std::int64_t p, std::int64_t d) {
+    if (last_ == nullptr || last_pair_ != std::make_pair(p, d)) {
+      last_pair_ = {p, d};
+      last_ = &bad_[last_pair_];
+    }
+    return *last_;
+  }
+
   const bytes::MemoryMap& memory_;
   FindingSet& findings_;
   ByteJudge judge_;
   std::map<std::pair<std::int64_t, std::int64_t>, BadValues> bad_;
+  std::pair<std::int64_t, std::int64_t> last_pair_;
+  BadValues* last_ = nullptr;
 };
 
 // Who sends to d: the pairing method's answer against window(d, D, P).
@@ -125,7 +136,7 @@ void judge_mooncake_send(const capture::Send& send, CaptureJudge& cj, FindingSet
     const std::string cls = send.exception.substr(0, send.exception.find(": "));
     findings.add("raises:" + cls, p, d, "no exception", send.exception);
   } else if (send.returned && (!send.result || !send.result->is_u64() || send.result->u64 != 0)) {
-    findings.add("refused", p, d, "0 (success)", "returned " + (send.result ? send.result->text : "None"));
+    findings.add("refused", p, d, "0 (success)", "returned " + (send.result ? send.result->shown() : "None"));
   }
 }
 
@@ -206,7 +217,7 @@ class NixlLists {
     const auto it = handle.is_u64() ? lists_.find(handle.u64) : lists_.end();
     if (it == lists_.end()) {
       findings_.add("desc_index_out_of_range", p, d, std::string("a prepared ") + side + " list",
-                    std::string("the ") + side + " handle " + handle.text + " names no prepared list");
+                    std::string("the ") + side + " handle " + handle.shown() + " names no prepared list");
       return nullptr;
     }
     return &it->second;
@@ -219,7 +230,7 @@ class NixlLists {
       findings_.add("desc_index_out_of_range", p, d,
                     std::string(side) + " indices in [0, " + decimal(static_cast<std::int64_t>(list.rows.size())) +
                         ")",
-                    std::string("the ") + side + " index " + v.text);
+                    std::string("the ") + side + " index " + v.shown());
     }
     return std::nullopt;
   }
