@@ -45,9 +45,22 @@ struct Sizing {
   }
 };
 
-std::vector<Item> items_of(const Actual& actual, FindingSet& findings) {
+// The driver's items whose coordinates (named `names`: "p", "d") are ranks
+// of the sizing; a line that cannot be read, or names a rank that does not
+// exist, is a finding.
+std::vector<Item> items_of(const Actual& actual, const Sizing& s, const std::vector<std::string>& names,
+                           FindingSet& findings) {
   std::size_t malformed = 0;
   auto items = capture::read_items(actual.text, malformed);
+  std::erase_if(items, [&](const Item& item) {
+    bool ranks = item.coords.size() == names.size();
+    for (std::size_t i = 0; ranks && i < names.size(); ++i) {
+      const I size = names[i] == "p" ? s.P : s.D;
+      ranks = item.coords[i] >= 0 && item.coords[i] < size;
+    }
+    malformed += ranks ? 0 : 1;
+    return !ranks;
+  });
   if (malformed) {
     findings.add("crashed", std::nullopt, std::nullopt, "an answer tpcheck can read",
                  decimal(static_cast<I>(malformed)) + " lines of the driver's answer could not be read");
@@ -210,7 +223,11 @@ std::optional<Configuration> open_configuration(const CaseArgs& args, const Actu
   Configuration c;
   c.args = *a;
   c.s = {c.args[0], c.args[1], has_heads ? c.args[2] : 1};
-  c.items = items_of(actual, c.findings);
+  if (!head_compatible<I>(c.s.P, c.s.H) || !head_compatible<I>(c.s.D, c.s.H)) {
+    j.not_compared = true;  // outside what the model shards (the grid has none)
+    return std::nullopt;
+  }
+  c.items = items_of(actual, c.s, coordinates, c.findings);
   if (!c.s.divisible()) accepts_invalid(c.s, c.items, coordinates, c.findings);
   return c;
 }

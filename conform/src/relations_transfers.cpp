@@ -279,6 +279,10 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
     return j;
   }
   const std::int64_t P = (*a)[0], D = (*a)[1], H = (*a)[2], page_size = (*a)[3], probe = (*a)[4];
+  if (!head_compatible<std::int64_t>(P, H) || !head_compatible<std::int64_t>(D, H) || page_size < 1) {
+    j.not_compared = true;  // no memory to lay out (the grid has no such case)
+    return j;
+  }
   const bytes::MemoryMap memory = b.memory->build(P, D, H, page_size, probe);
   const capture::TransferLog log = capture::read_transfer_log(actual.text);
   FindingSet findings;

@@ -306,3 +306,43 @@ TEST(ByteJudge, NixlCapturesAreReadBack) {
 
 }  // namespace
 }  // namespace tpcheck::conform
+
+namespace tpcheck::conform {
+namespace {
+
+// Whatever a driver answers (its text passes through code under test's
+// values), the relations read it without crashing or hanging: a line they
+// cannot read is a finding. Texts built from the captures' own words.
+TEST(ByteJudge, AnyAnswerIsReadWithoutCrashing) {
+  const std::vector<std::string> words = {"pairs", "send", "B", "L", "X", "T", "R", "!", "0", "1", "2", "7", "-1",
+                                          "=", "=decode_0", "VRAM", "WRITE", "?float:1e+30", "18446744073709551616",
+                                          "1125899906842704", ",", ";", "|", "|=", "|!", "(", ")", "[", "]", "None",
+                                          "ValueError|x", "-", " ", "\n", "\\n", "9223372036854775807"};
+  const auto bindings = profile_bindings("sglang");
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>(state >> 33);
+  };
+  std::uint64_t judged = 0, with_findings = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    const std::size_t n = next() % 60;
+    for (std::size_t i = 0; i < n; ++i) text += words[next() % words.size()] + (next() % 3 == 0 ? " " : "");
+    for (const Binding& b : *bindings) {
+      const std::size_t arity = b.params.size();
+      CaseArgs args(arity, BigInt(1));
+      args[0] = 2;  // P=2, D=1 (P, D divisible), H=1, page size 1, probe 0; the index function's small list
+      if (b.relation == Relation::IndexFunction) args = {4, 10, 1, 1};
+      if (b.relation == Relation::MooncakeTransfers || b.relation == Relation::NixlTransfers) args[4] = 0;
+      const Judgement j = judge(b, 0, args, Actual{Actual::Status::Value, "", text});
+      ++judged;
+      with_findings += !j.findings.empty();
+    }
+  }
+  EXPECT_EQ(judged, 300u * bindings->size());
+  EXPECT_GT(with_findings, judged / 2);  // garbage is found wanting, not silently passed
+}
+
+}  // namespace
+}  // namespace tpcheck::conform
