@@ -1,6 +1,6 @@
-// The profiles vllm-moriio (SPEC §10), vllm-nixl (§12) and vllm-mooncake
-// (§13), the adapter profile, and what each kind of deviation means for a
-// deployment.
+// The profiles vllm-moriio (SPEC §10), vllm-nixl (§12), vllm-mooncake (§13)
+// and trtllm (§15.2), the adapter profile, and what each kind of deviation
+// means for a deployment.
 #include "tpcheck/conform/profile.hpp"
 
 #include "tpcheck/operations.hpp"
@@ -178,7 +178,40 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   return {ratio, plan, regions, topology_tp_ratio(), topology_window()};
 }
 
+// --- trtllm: TensorRT-LLM's C++ transceiver, compiled from source (SPEC §15.2) ---
+
+// A deployment of the C++ transceiver: both TP sizes, the KV heads, and the
+// rank the case is about; every deployment's ranks are cases of their own, so
+// that a deviation names the rank where it happens.
+Binding transceiver(std::string name, std::string function, std::vector<ParamSpec> rank) {
+  Binding b = shaped(std::move(name), {kP, kD, kHeadsOfBoth}, Relation::TrtllmTransceiver);
+  b.params.insert(b.params.end(), rank.begin(), rank.end());
+  b.child = ChildKind::Cxx;
+  b.model_op = "plan";
+  b.call.functions = {std::move(function)};
+  return b;
+}
+
+std::vector<Binding> trtllm() {
+  const ParamSpec gen_rank{"d", ParamKind::Rank, {"D"}};
+  const ParamSpec ctx_rank{"p", ParamKind::Rank, {"P"}};
+  return {transceiver("targetIRanks", "targetIRanks", {gen_rank}),
+          transceiver("CacheFormatter::needSendCache", "CacheFormatter::needSendCache", {ctx_rank}),
+          transceiver("CacheFormatter::pickRecvConnections", "CacheFormatter::pickRecvConnections", {gen_rank}),
+          transceiver("CacheFormatter::inquireSupport", "CacheFormatter::inquireSupport", {})};
+}
+
 }  // namespace
+
+bool is_cxx_source(const std::string& path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+  const std::string ext = path.substr(dot);
+  for (const char* e : {".cpp", ".cc", ".cxx", ".cu", ".cuh", ".h", ".hpp", ".hh"}) {
+    if (ext == e) return true;
+  }
+  return false;
+}
 
 const char* kind_id(Kind kind) {
   switch (kind) {
@@ -188,8 +221,22 @@ const char* kind_id(Kind kind) {
     case Kind::RejectsValid: return "rejects_valid";
     case Kind::Crashed: return "crashed";
     case Kind::TimedOut: return "timed_out";
+    case Kind::RankOutOfRange: return "rank_out_of_range";
+    case Kind::Duality: return "duality";
+    case Kind::RecvFromNonsender: return "recv_from_nonsender";
+    case Kind::SendUnpicked: return "send_unpicked";
+    case Kind::MissingHeads: return "missing_heads";
+    case Kind::DuplicateSource: return "duplicate_source";
+    case Kind::WrongSource: return "wrong_source";
   }
   return "?";
+}
+
+std::optional<Kind> kind_from_id(const std::string& id) {
+  for (int k = 0; k < kKindCount; ++k) {
+    if (id == kind_id(static_cast<Kind>(k))) return static_cast<Kind>(k);
+  }
+  return std::nullopt;
 }
 
 const char* kind_meaning(Kind kind) {
@@ -210,6 +257,24 @@ const char* kind_meaning(Kind kind) {
              "error.";
     case Kind::TimedOut:
       return "A call does not return within its time budget: the worker would hang.";
+    case Kind::RankOutOfRange:
+      return "A rank connects to a peer rank that does not exist, or that lies outside the request's attention-DP "
+             "group: the request cannot be sent.";
+    case Kind::Duality:
+      return "A context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come.";
+    case Kind::RecvFromNonsender:
+      return "A generation rank receives from a context rank that does not send to it: it waits forever.";
+    case Kind::SendUnpicked:
+      return "A context rank sends to a generation rank that does not receive from it: the send never completes.";
+    case Kind::MissingHeads:
+      return "A (layer, head) of a generation rank is held by none of the ranks it receives from: that KV is never "
+             "written.";
+    case Kind::DuplicateSource:
+      return "A (layer, head) of a generation rank is held by more than one rank it receives from: their "
+             "concatenation overflows its buffer.";
+    case Kind::WrongSource:
+      return "A generation rank receives from a context rank that holds none of its (layer, head) pairs.";
   }
   return "?";
 }
@@ -232,12 +297,13 @@ std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, con
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake"}; }
+std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "trtllm"}; }
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
   if (profile == "vllm-moriio") return moriio();
   if (profile == "vllm-nixl") return nixl();
   if (profile == "vllm-mooncake") return mooncake(options);
+  if (profile == "trtllm") return trtllm();
   return std::nullopt;
 }
 
@@ -311,6 +377,24 @@ std::string deployment_meaning(const Binding& b, Kind kind, Effect effect, bool 
       return "the connector dies with an unhandled exception (or the process dies) instead of a clear error";
     case Kind::TimedOut:
       return "the call does not return within its budget: the worker hangs (at start-up or per request)";
+    case Kind::RankOutOfRange:
+      return "a rank connects to a peer rank that does not exist or lies outside the request's DP group: the "
+             "request cannot be sent, and the session hangs";
+    case Kind::Duality:
+      return "a context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come";
+    case Kind::RecvFromNonsender:
+      return "a generation rank picks a context rank that does not send to it: it waits forever";
+    case Kind::SendUnpicked:
+      return "a context rank sends to a generation rank that does not receive from it: the send never completes";
+    case Kind::MissingHeads:
+      return "a (layer, head) of a generation rank is held by none of the ranks it receives from: its KV is never "
+             "written";
+    case Kind::DuplicateSource:
+      return "a (layer, head) of a generation rank comes from more than one rank: their concatenation overflows "
+             "its buffer";
+    case Kind::WrongSource:
+      return "a generation rank receives from a context rank that holds none of its (layer, head) pairs";
   }
   return "";
 }

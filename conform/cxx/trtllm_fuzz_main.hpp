@@ -1,0 +1,136 @@
+// The --fuzz target: libFuzzer's inputs decoded into deployments of the
+// registry's domains (sizes, KV heads compatible with both sides), every
+// binding's relation judged for every rank with trtllm_judge.hpp, and the
+// first deviation turned into a crash that libFuzzer keeps and minimises.
+// Included last by the translation unit tpcheck generates for --fuzz.
+//
+// TPCHECK_FUZZ_MAX_TP bounds the sizes and heads (default 64). With
+// TPCHECK_FUZZ_EXPLAIN set, an input prints its deployment and first
+// deviation instead of crashing (tpcheck reads that line).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "trtllm_observe.hpp"
+
+namespace tpcheck_trtllm {
+
+// SPEC §4's heads of rank t of T for a head-compatible (T, H): the model's
+// heads() in standard C++ (tpcheck's tests hold the two equal).
+struct StdHeads {
+  std::pair<int, int> heads(int t, int T, int H) const {
+    const int first = static_cast<int>(static_cast<long long>(t) * H / T);
+    return {first, first + std::max(1, H / T)};
+  }
+};
+
+inline int fuzz_bound() {
+  static const int bound = [] {
+    const char* v = std::getenv("TPCHECK_FUZZ_MAX_TP");
+    const int n = v ? std::atoi(v) : 64;
+    return n >= 1 && n <= 1024 ? n : 64;
+  }();
+  return bound;
+}
+
+// Bytes in order, 0 past the end: a shorter input is a smaller deployment.
+struct Bytes {
+  const std::uint8_t* data;
+  std::size_t size;
+  std::size_t at = 0;
+  unsigned next() { return at < size ? data[at++] : 0u; }
+  int below(int n) {  // in [0, n)
+    const unsigned v = next() | (next() << 8);
+    return n <= 0 ? 0 : static_cast<int>(v % static_cast<unsigned>(n));
+  }
+};
+
+inline bool head_compatible(int T, int H) { return T >= 1 && H >= 1 && (T % H == 0 || H % T == 0); }
+
+inline Deployment decode(const std::uint8_t* data, std::size_t size) {
+  Bytes b{data, size};
+  const int bound = fuzz_bound();
+  Deployment dep;
+  dep.ctx.tp = 1 + b.below(bound);
+  dep.gen.tp = 1 + b.below(bound);
+  std::vector<int> heads;
+  for (int H = 1; H <= bound; ++H) {
+    if (head_compatible(dep.ctx.tp, H) && head_compatible(dep.gen.tp, H)) heads.push_back(H);
+  }
+  dep.heads = heads[static_cast<std::size_t>(b.below(static_cast<int>(heads.size())))];
+  return dep;
+}
+
+struct Finding {
+  std::string binding;
+  std::string kind;
+  int rank = 0;
+};
+
+inline std::optional<Finding> first_deviation(Observer& o) {
+  const Deployment& dep = o.deployment();
+  const StdHeads model;
+  auto check = [&](const char* binding, const Outcome& out, int rank, auto judge) -> std::optional<Finding> {
+    Verdict v;
+    if (out.raised) {
+      v = judge_raised(dep, out.cls);
+    } else {
+      v = judge(out.text);
+    }
+    if (v.kind.empty()) return std::nullopt;
+    return Finding{binding, v.kind, rank};
+  };
+  for (int d = 0; d < dep.gen.ranks(); ++d) {
+    if (auto f = check("targetIRanks", o.target_view(d), d,
+                       [&](const std::string& t) { return judge_target(dep, d, parse_target(t).value(), model); })) {
+      return f;
+    }
+  }
+#if TPCHECK_HAS_NEED_SEND
+  for (int p = 0; p < dep.ctx.ranks(); ++p) {
+    if (auto f = check("CacheFormatter::needSendCache", o.send_view(p), p,
+                       [&](const std::string& t) { return judge_send(dep, p, parse_send(t).value(), model); })) {
+      return f;
+    }
+  }
+#endif
+#if TPCHECK_HAS_PICK
+  for (int d = 0; d < dep.gen.ranks(); ++d) {
+    if (auto f = check("CacheFormatter::pickRecvConnections", o.pick_view(d), d,
+                       [&](const std::string& t) { return judge_pick(dep, d, parse_pick(t).value(), model); })) {
+      return f;
+    }
+  }
+#endif
+#if TPCHECK_HAS_INQUIRE
+  if (auto f = check("CacheFormatter::inquireSupport", o.inquire_view(), 0,
+                     [&](const std::string& t) { return judge_inquire(dep, t == "true"); })) {
+    return f;
+  }
+#endif
+  return std::nullopt;
+}
+
+}  // namespace tpcheck_trtllm
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace tpcheck_trtllm;
+  static const bool explain = std::getenv("TPCHECK_FUZZ_EXPLAIN") != nullptr;
+  const Deployment dep = decode(data, size);
+  if (explain) {
+    std::fprintf(stderr, "TPCHECK-DEPLOYMENT P=%d D=%d H=%d\n", dep.ctx.tp, dep.gen.tp, dep.heads);
+    std::fflush(stderr);
+  }
+  Observer o(dep);
+  const auto f = first_deviation(o);
+  if (!f) return 0;
+  std::fprintf(stderr, "TPCHECK-DEVIATION %s %s P=%d D=%d H=%d rank=%d\n", f->binding.c_str(), f->kind.c_str(),
+               dep.ctx.tp, dep.gen.tp, dep.heads, f->rank);
+  std::fflush(stderr);
+  if (!explain) std::abort();
+  return 0;
+}
