@@ -242,6 +242,26 @@ struct Holdings {
     return !dep.ctx.adp || p % dep.ctx.tp == dep.serving_group;
   }
   bool is_gen_rank(int d) const { return d >= 0 && d < dep.gen.ranks(); }
+
+  // How many of `sources` hold each (layer, head) of gen rank d: the least and the most.
+  std::pair<int, int> holder_counts(int d, const std::vector<int>& sources) const {
+    const auto mine = held(dep.gen, d);
+    int least = 1 << 30, most = 0;
+    for (int layer = mine.layer_begin; layer < mine.layer_end; ++layer) {
+      for (int head = mine.head_begin; head < mine.head_end; ++head) {
+        int holders = 0;
+        for (const int p : sources) {
+          const auto theirs = held(dep.ctx, p);
+          holders += theirs.layer_begin <= layer && layer < theirs.layer_end && theirs.head_begin <= head &&
+                     head < theirs.head_end;
+        }
+        least = std::min(least, holders);
+        most = std::max(most, holders);
+      }
+    }
+    return {least, most};
+  }
+  bool covered(int d, const std::vector<int>& sources) const { return holder_counts(d, sources).first > 0; }
 };
 
 inline bool same_set(std::vector<int> a, std::vector<int> b) {
@@ -255,7 +275,6 @@ inline bool contains(const std::vector<int>& v, int x) { return std::find(v.begi
 template <class Model>
 Verdict judge_target(const Deployment& dep, int d, const TargetView& v, const Model& model) {
   const Holdings<Model> h{dep, model};
-  (void)d;
   Verdict out;
   for (const int p : v.connects) {
     if (!h.in_serving_group(p)) {
@@ -272,6 +291,11 @@ Verdict judge_target(const Deployment& dep, int d, const TargetView& v, const Mo
                      ", the gen ranks that connect to it";
       return out;
     }
+  }
+  // The connections must hold every (layer, head) of d between them.
+  if (!h.covered(d, v.connects)) {
+    out.kind = "missing_heads";
+    out.expected = "connects ctx ranks that together hold every (layer, head) of gen " + std::to_string(d);
   }
   return out;
 }
@@ -295,13 +319,17 @@ Verdict judge_pick(const Deployment& dep, int d, const PickView& v, const Model&
   Verdict out;
   std::vector<int> picked;
   for (const long long i : v.picks) {
-    if (i < 0 || i >= static_cast<long long>(v.connects.size()) ||
-        !h.in_serving_group(v.connects[static_cast<std::size_t>(i)])) {
+    if (i < 0 || i >= static_cast<long long>(v.connects.size())) {
       out.kind = "rank_out_of_range";
       out.expected = "picks indices into its " + std::to_string(v.connects.size()) + " connections";
       return out;
     }
     picked.push_back(v.connects[static_cast<std::size_t>(i)]);
+  }
+  // A connection out of range is targetIRanks' deviation; what d picks among
+  // such connections is not judged.
+  for (const int p : v.connects) {
+    if (!h.in_serving_group(p)) return out;
   }
   const std::string want = "picks the senders " + render_list(v.senders) +
                            ", together holding each (layer, head) of gen " + std::to_string(d) + " once";
@@ -312,25 +340,13 @@ Verdict judge_pick(const Deployment& dep, int d, const PickView& v, const Model&
       return out;
     }
   }
-  const auto mine = h.held(dep.gen, d);
-  int missing = 0, duplicated = 0;
-  for (int layer = mine.layer_begin; layer < mine.layer_end; ++layer) {
-    for (int head = mine.head_begin; head < mine.head_end; ++head) {
-      int holders = 0;
-      for (const int p : picked) {
-        const auto theirs = h.held(dep.ctx, p);
-        holders += theirs.layer_begin <= layer && layer < theirs.layer_end && theirs.head_begin <= head &&
-                   head < theirs.head_end;
-      }
-      missing += holders == 0;
-      duplicated += holders > 1;
-    }
-  }
-  if (missing || duplicated) {
-    out.kind = missing ? "missing_heads" : "duplicate_source";
+  const auto [least, most] = h.holder_counts(d, picked);
+  if (least == 0 || most > 1) {
+    out.kind = least == 0 ? "missing_heads" : "duplicate_source";
     out.expected = want;
     return out;
   }
+  const auto mine = h.held(dep.gen, d);
   for (const int p : picked) {
     const auto theirs = h.held(dep.ctx, p);
     const bool shares = std::max(theirs.layer_begin, mine.layer_begin) < std::min(theirs.layer_end, mine.layer_end) &&

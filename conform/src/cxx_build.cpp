@@ -78,13 +78,6 @@ std::string hash_of(const std::string& text) {
   return boost::uuids::to_string(generate(text.data(), text.size()));
 }
 
-std::string embedded(const std::string& name) {
-  for (std::size_t i = 0; i < kCxxFileCount; ++i) {
-    if (name == kCxxFiles[i].name) return kCxxFiles[i].text;
-  }
-  return {};
-}
-
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }

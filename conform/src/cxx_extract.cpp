@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -25,7 +26,8 @@ struct LibClang {
   X(clang_getRangeStart) X(clang_getRangeEnd) X(clang_getSpellingLocation) X(clang_getCursorSemanticParent) \
   X(clang_getCursorLexicalParent) X(clang_Location_isFromMainFile) X(clang_tokenize)                        \
   X(clang_getTokenKind) X(clang_getTokenSpelling) X(clang_disposeTokens) X(clang_equalCursors)              \
-  X(clang_getCursorReferenced)
+  X(clang_getCursorReferenced) X(clang_getFile) X(clang_getLocationForOffset) X(clang_getRange)             \
+  X(clang_getTokenLocation)
 #define TPCHECK_CLANG_POINTER(f) decltype(&::f) f = nullptr;
   TPCHECK_CLANG_FUNCTIONS(TPCHECK_CLANG_POINTER)
 #undef TPCHECK_CLANG_POINTER
@@ -162,6 +164,172 @@ struct Scanner {
     scan.usings.push_back(std::move(u));
   }
 
+  // --- the tokens' view, for definitions the AST lost ---
+  // Without the files' headers, clang cannot always make a declaration of a
+  // definition (a member of a class it never saw). The tokens still hold:
+  // strings and comments are single tokens, and preprocessor directives are
+  // skipped whole, so a definition is `[Class ::] name ( ... ) ... { ... }`
+  // at namespace scope, found by matching brackets.
+  struct Token {
+    CXTokenKind kind;
+    std::string text;
+    unsigned offset;
+    unsigned line;
+  };
+
+  std::vector<Token> file_tokens() {
+    std::vector<Token> out;
+    CXFile file = lib.clang_getFile(tu, path.c_str());
+    if (!file) return out;
+    const CXSourceRange all = lib.clang_getRange(lib.clang_getLocationForOffset(tu, file, 0),
+                                                 lib.clang_getLocationForOffset(tu, file, static_cast<unsigned>(source.size())));
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    lib.clang_tokenize(tu, all, &tokens, &count);
+    unsigned directive_end = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      unsigned line = 0;
+      const unsigned offset = offset_of(lib, lib.clang_getTokenLocation(tu, tokens[i]), &line);
+      if (offset < directive_end) continue;
+      std::string text = take(lib, lib.clang_getTokenSpelling(tu, tokens[i]));
+      const CXTokenKind kind = lib.clang_getTokenKind(tokens[i]);
+      if (kind == CXToken_Comment) continue;
+      if (kind == CXToken_Punctuation && text == "#" && starts_line(offset)) {
+        directive_end = end_of_directive(offset);
+        continue;
+      }
+      out.push_back({kind, std::move(text), offset, line});
+    }
+    lib.clang_disposeTokens(tu, tokens, count);
+    return out;
+  }
+
+  bool starts_line(unsigned offset) const {
+    for (unsigned o = offset; o-- > 0;) {
+      if (source[o] == '\n') return true;
+      if (source[o] != ' ' && source[o] != '\t') return false;
+    }
+    return true;
+  }
+
+  unsigned end_of_directive(unsigned offset) const {
+    for (std::size_t o = offset; o < source.size(); ++o) {
+      if (source[o] == '\n' && (o == 0 || source[o - 1] != '\\')) return static_cast<unsigned>(o);
+    }
+    return static_cast<unsigned>(source.size());
+  }
+
+  // The token after the bracket that closes the one at `i`, or npos.
+  static std::size_t after_closing(const std::vector<Token>& t, std::size_t i) {
+    const std::string open = t[i].text;
+    const std::string close = open == "(" ? ")" : open == "{" ? "}" : "]";
+    int depth = 0;
+    for (std::size_t k = i; k < t.size(); ++k) {
+      if (t[k].kind != CXToken_Punctuation) continue;
+      if (t[k].text == open) ++depth;
+      if (t[k].text == close && --depth == 0) return k + 1;
+    }
+    return std::string::npos;
+  }
+
+  void token_definitions() {
+    const std::vector<Token> t = file_tokens();
+    std::vector<std::string> names;    // what was found by the AST
+    for (const auto& d : scan.definitions) names.push_back(d.name);
+    std::vector<std::pair<bool, std::string>> scopes;  // open braces: namespace (and its name) or not
+    std::size_t statement_start = 0;                    // first token of the current declaration
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const Token& tok = t[i];
+      if (tok.kind == CXToken_Punctuation && (tok.text == ";" || tok.text == "}")) {
+        if (tok.text == "}" && !scopes.empty()) scopes.pop_back();
+        statement_start = i + 1;
+        continue;
+      }
+      if (tok.kind == CXToken_Keyword && tok.text == "namespace") {
+        // namespace a::b {  |  namespace {  |  namespace x = y;
+        std::vector<std::string> parts;
+        std::size_t k = i + 1;
+        for (; k < t.size() && (t[k].kind == CXToken_Identifier || t[k].text == "::"); ++k) {
+          if (t[k].kind == CXToken_Identifier) parts.push_back(t[k].text);
+        }
+        if (k < t.size() && t[k].text == "{") {
+          if (parts.empty()) parts.push_back("");
+          for (const auto& p : parts) scopes.emplace_back(true, p);
+          // one `}` closes them all: keep them as one scope entry per brace
+          for (std::size_t n = 1; n < parts.size(); ++n) scopes.pop_back();
+          scopes.back().second.clear();
+          for (std::size_t n = 0; n < parts.size(); ++n) scopes.back().second += (n ? "::" : "") + parts[n];
+          i = k;
+          statement_start = k + 1;
+        }
+        continue;
+      }
+      if (tok.kind == CXToken_Punctuation && tok.text == "{") {
+        // extern "C" { ... } opens a scope at namespace level; any other brace
+        // here starts something that is not a function definition: skip it.
+        const bool linkage = i >= 2 && t[i - 2].text == "extern" && t[i - 1].kind == CXToken_Literal;
+        if (linkage) {
+          scopes.emplace_back(true, "\x01");
+          statement_start = i + 1;
+          continue;
+        }
+        const std::size_t end = after_closing(t, i);
+        if (end == std::string::npos) return;
+        i = end - 1;
+        statement_start = end;
+        continue;
+      }
+      if (tok.kind != CXToken_Identifier || i + 1 >= t.size() || t[i + 1].text != "(") continue;
+      if (std::any_of(scopes.begin(), scopes.end(), [](const auto& s) { return !s.first; })) continue;
+      // name ( params ) [qualifiers] {  -- the name, possibly Class::name
+      const std::size_t params_end = after_closing(t, i + 1);
+      if (params_end == std::string::npos) return;
+      std::size_t k = params_end;
+      while (k < t.size() && t[k].text != "{" && t[k].text != ";" && t[k].text != "=" && t[k].text != "(") {
+        if (t[k].text == "[") {
+          k = after_closing(t, k);
+          if (k == std::string::npos) return;
+          continue;
+        }
+        ++k;
+      }
+      if (k >= t.size() || t[k].text != "{") continue;
+      const std::size_t body_end = after_closing(t, k);
+      if (body_end == std::string::npos) return;
+      CxxDefinition d;
+      d.simple_name = tok.text;
+      if (i >= 2 && t[i - 1].text == "::" && t[i - 2].kind == CXToken_Identifier) d.class_name = t[i - 2].text;
+      d.name = d.class_name.empty() ? d.simple_name : d.class_name + "::" + d.simple_name;
+      if (std::find(names.begin(), names.end(), d.name) == names.end() && statement_start <= i) {
+        const unsigned begin = t[statement_start].offset;
+        const unsigned end = t[body_end - 1].offset + 1;
+        for (const auto& s : scopes) {
+          if (s.second == "\x01") continue;
+          std::size_t from = 0;
+          const std::string& n = s.second;
+          if (n.empty()) d.namespaces.push_back("");
+          while (from <= n.size() && !n.empty()) {
+            const auto sep = n.find("::", from);
+            d.namespaces.push_back(n.substr(from, sep == std::string::npos ? std::string::npos : sep - from));
+            if (sep == std::string::npos) break;
+            from = sep + 2;
+          }
+        }
+        d.file = path;
+        d.line = t[statement_start].line;
+        d.text = source.substr(begin, end - begin);
+        d.body_offset = t[k].offset - begin;
+        for (std::size_t m = statement_start; m < body_end; ++m) {
+          if (t[m].kind == CXToken_Identifier) d.identifiers.push_back(t[m].text);
+        }
+        names.push_back(d.name);
+        scan.definitions.push_back(std::move(d));
+      }
+      i = body_end - 1;
+      statement_start = body_end;
+    }
+  }
+
   static CXChildVisitResult visit(CXCursor c, CXCursor, CXClientData data) {
     auto* self = static_cast<Scanner*>(data);
     switch (self->lib.clang_getCursorKind(c)) {
@@ -217,6 +385,9 @@ std::optional<CxxScan> scan_cxx_file(const std::string& path, std::string& error
   }
   Scanner scanner{lib, tu, path, source, {}};
   lib.clang_visitChildren(lib.clang_getTranslationUnitCursor(tu), &Scanner::visit, &scanner);
+  scanner.token_definitions();
+  std::stable_sort(scanner.scan.definitions.begin(), scanner.scan.definitions.end(),
+                   [](const CxxDefinition& a, const CxxDefinition& b) { return a.line < b.line; });
   lib.clang_disposeTranslationUnit(tu);
   lib.clang_disposeIndex(index);
   return std::move(scanner.scan);

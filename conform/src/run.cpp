@@ -274,6 +274,12 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       return std::nullopt;
     }
   }
+  // The C++ child is built with every function of the profile: the relations
+  // of one (which ranks send) read what the others do (which ranks receive).
+  std::vector<Binding> cxx_profile;
+  for (const auto& b : bindings) {
+    if (b.child == ChildKind::Cxx) cxx_profile.push_back(b);
+  }
   if (!o.only.empty()) {
     std::erase_if(bindings, [&](const Binding& b) { return std::find(o.only.begin(), o.only.end(), b.name) == o.only.end(); });
   }
@@ -320,7 +326,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
         return std::nullopt;
       }
     } else {
-      const auto built = build_cxx(CxxTarget::Child, cxx_files, children[1].bindings, error);
+      const auto built = build_cxx(CxxTarget::Child, cxx_files, cxx_profile, error);
       if (!built) return std::nullopt;
       report.cxx_build_seconds = built->seconds;
       report.cxx_build_cached = built->cached;

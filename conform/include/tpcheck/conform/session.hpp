@@ -69,6 +69,8 @@ class Session {
   static std::optional<Session> open(ChildCommand command, std::string& error);
 
   const std::vector<BindResult>& bound() const { return bound_; }
+  // "the Python child" or "the C++ child", for messages.
+  std::string child_name() const;
 
   // Runs binding `index` on every case of the grid (`total` cases), handing
   // every case exactly one outcome, in order, to `sink`.
