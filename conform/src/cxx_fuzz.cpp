@@ -105,7 +105,7 @@ std::optional<RunReport> run_conformance_fuzz(const RunOptions& o, std::string& 
   }
   // The smallest input that still fails, then what it is.
   const fs::path minimized = work.path / "minimized";
-  run_program({built->executable, "-minimize_crash=1", "-max_total_time=2", "-runs=100000",
+  run_program({built->executable, "-minimize_crash=1", "-max_total_time=2", "-runs=2000",
                "-exact_artifact_path=" + minimized.string(), artifact->string()},
               environment, std::chrono::seconds(60));
   std::error_code ec;

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """CTest driver for one C++ fixture of `tpcheck conform --profile trtllm` (standard library only).
 
-usage: check_trtllm_cpp.py TPCHECK FIXTURE_DIR EXPECTED.json
+usage: check_trtllm_cpp.py TPCHECK FIXTURE_DIR EXPECTED.json grid|fuzz
 
 EXPECTED.json names the fixture (its files in FIXTURE_DIR, or a fault of
 FIXTURE_DIR/faults.py applied to the correct files), the mode (the grid, or
 --fuzz with a time budget), the exit status, and per function its status and
 deviations: kind and smallest case, written by hand from SPEC §15.2 and the
-fixture's fault. Independently of tpcheck's judge, the script then re-checks
+fixture's fault. With `fuzz`, the run is --fuzz for EXPECTED's fuzz_seconds:
+it must find one of the expected deviations (libFuzzer's path decides
+which) within 60 s, with the same smallest case as the grid, and nothing on
+a correct fixture. Independently of tpcheck's judge, the script then re-checks
 each smallest case's own text (the ranks it connects to, the senders and the
 picks) against the kind's definition, and for a grid run asserts from the
 --record file that every kind of input was reached: replicated heads on
@@ -97,15 +100,21 @@ def reached(record_path):
 
 
 def main():
-    tpcheck, fixture_dir, expected_path = sys.argv[1:4]
+    tpcheck, fixture_dir, expected_path, mode = sys.argv[1:5]
+    fuzzing = mode == "fuzz"
     with open(expected_path) as f:
         want = json.load(f)
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        files = fixture_files(want, fixture_dir, tmp)
+        # A fault's file goes beside tpcheck's cache, the same path for the
+        # grid and --fuzz tests, so that they share the compiled child.
+        cache = os.environ.get("TPCHECK_CACHE_DIR")
+        faulty_dir = os.path.join(cache, "fixtures", want.get("fault", "")) if cache else tmp
+        files = fixture_files(want, fixture_dir, faulty_dir)
         record = os.path.join(tmp, "record.txt")
-        command = [tpcheck, "conform", "--profile", "trtllm", "--max-tp", str(want["max_tp"]), "--json"]
-        if want.get("fuzz_seconds"):
+        bound = want.get("fuzz_max_tp", 16) if fuzzing else want["max_tp"]
+        command = [tpcheck, "conform", "--profile", "trtllm", "--max-tp", str(bound), "--json"]
+        if fuzzing:
             command += ["--fuzz", str(want["fuzz_seconds"])]
         else:
             command += ["--record", record]
@@ -120,7 +129,12 @@ def main():
             print("FAIL %s: no JSON report; stderr: %s" % (want["fixture"], run.stderr))
             return 1
         got = {f["name"]: f for f in report["functions"]}
-        for name, w in want["functions"].items():
+        if fuzzing:
+            failures += check_fuzz(want, report, took)
+            want_functions = {}
+        else:
+            want_functions = want["functions"]
+        for name, w in want_functions.items():
             f = got.get(name)
             if f is None or f["status"] != w["status"]:
                 failures.append("%s: status %s, expected %s" % (name, f and f["status"], w["status"]))
@@ -142,25 +156,42 @@ def main():
                         failures.append("%s %s: smallest %s is %r, expected %r" % (name, d["kind"], field, smallest[field], value))
                 if not confirms(d["kind"], f["params"], smallest["args"], smallest["actual"]):
                     failures.append("%s %s: the smallest case's text does not show it: %s" % (name, d["kind"], smallest["actual"]))
-        if want.get("fuzz_seconds"):
-            fuzz = report.get("fuzz") or {}
-            found = bool(want["functions"]) and any(w["deviations"] for w in want["functions"].values())
-            if found and not fuzz.get("first"):
-                failures.append("--fuzz found nothing in %s s" % want["fuzz_seconds"])
-            if found and fuzz.get("seconds", 1e9) > want.get("find_within", 60):
-                failures.append("--fuzz took %.1f s to find it, more than %s" % (fuzz["seconds"], want.get("find_within", 60)))
-            print("fuzz: %s after %.1f s (%s inputs); whole run %.1f s" % (fuzz.get("first") or "nothing", fuzz.get("seconds", 0),
-                                                                          fuzz.get("runs"), took))
-        else:
+        if not fuzzing:
             missing = set(want.get("reached", [])) - reached(record)
             if missing:
                 failures.append("inputs never reached: %s" % sorted(missing))
     if failures:
         print("FAIL %s:\n  %s" % (want["fixture"], "\n  ".join(failures)))
         return 1
-    print("ok %s: %s (%.1f s)" % (want["fixture"], {n: [(d["kind"], d["count"]) for d in got[n]["deviations"]]
-                                                   for n in want["functions"] if got[n]["status"] == "checked"}, took))
+    print("ok %s %s: %s (%.1f s)" % (want["fixture"], mode, {n: [(d["kind"], d["count"]) for d in f["deviations"]]
+                                                            for n, f in got.items() if f["status"] == "checked"}, took))
     return 0
+
+
+def check_fuzz(want, report, took):
+    """--fuzz found one of the expected deviations in time, with the grid's smallest case (or nothing)."""
+    failures = []
+    allowed = {(name, d["kind"]): d["smallest"]["args"]
+               for name, w in want["functions"].items() for d in w.get("deviations", [])}
+    fuzz = report.get("fuzz") or {}
+    found = [(f["name"], d) for f in report["functions"] for d in f.get("deviations", [])]
+    if not allowed:
+        if fuzz.get("first") or found:
+            failures.append("--fuzz found %s on a correct fixture" % (fuzz.get("first") or found))
+    else:
+        if not fuzz.get("first") or not found:
+            failures.append("--fuzz found nothing in %s s" % want["fuzz_seconds"])
+        elif fuzz["seconds"] > want.get("find_within", 60):
+            failures.append("--fuzz took %.1f s to find it, more than %s" % (fuzz["seconds"], want.get("find_within", 60)))
+        for name, d in found:
+            if (name, d["kind"]) not in allowed:
+                failures.append("--fuzz found %s %s, not a deviation of this fault" % (name, d["kind"]))
+            elif d["smallest"]["args"] != allowed[(name, d["kind"])]:
+                failures.append("--fuzz: %s %s smallest %s, the grid's is %s" % (name, d["kind"], d["smallest"]["args"],
+                                                                               allowed[(name, d["kind"])]))
+    print("fuzz: %s after %.1f s (%s inputs); the whole run %.1f s" % (fuzz.get("first") or "nothing",
+                                                                     fuzz.get("seconds", 0), fuzz.get("runs"), took))
+    return failures
 
 
 if __name__ == "__main__":
