@@ -306,6 +306,10 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     run_of.emplace_back(&c, c.bindings.size());
     c.bindings.push_back(b);
   }
+  if (children[0].bindings.empty() && !python_files.empty()) {
+    error = python_files.front() + " is not C++ source: profile " + o.profile + " checks C++ files";
+    return std::nullopt;
+  }
   if (!children[0].bindings.empty()) {
     if (!cxx_files.empty() && children[1].bindings.empty()) {
       error = cxx_files.front() + " is C++ source: profile " + o.profile + " checks Python files";
