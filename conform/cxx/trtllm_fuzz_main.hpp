@@ -19,15 +19,6 @@
 
 namespace tpcheck_trtllm {
 
-// SPEC §4's heads of rank t of T for a head-compatible (T, H): the model's
-// heads() in standard C++ (tpcheck's tests hold the two equal).
-struct StdHeads {
-  std::pair<int, int> heads(int t, int T, int H) const {
-    const int first = static_cast<int>(static_cast<long long>(t) * H / T);
-    return {first, first + std::max(1, H / T)};
-  }
-};
-
 inline int fuzz_bound() {
   static const int bound = [] {
     const char* v = std::getenv("TPCHECK_FUZZ_MAX_TP");

@@ -215,6 +215,16 @@ struct Verdict {
   bool refused = false;
 };
 
+// SPEC §4's heads of rank t of T for a head-compatible (T, H): the model's
+// heads() in standard C++, for the --fuzz target, which is built without
+// tpcheck's model (tpcheck's tests hold the two equal).
+struct StdHeads {
+  std::pair<int, int> heads(int t, int T, int H) const {
+    const int first = static_cast<int>(static_cast<long long>(t) * H / T);
+    return {first, first + std::max(1, H / T)};
+  }
+};
+
 // Model: heads(t, T, H) -> {first, end} of SPEC §4 for a head-compatible (T, H).
 template <class Model>
 struct Holdings {
