@@ -13,17 +13,10 @@
 #include <unistd.h>
 
 #include "cxx_extract.hpp"
+#include "embedded_cxx.hpp"
 #include "tpcheck/conform/child_process.hpp"
 
 namespace tpcheck::conform {
-
-// conform/cxx/*, embedded at build time (embedded_cxx.cpp).
-struct EmbeddedFile {
-  const char* name;
-  const char* text;
-};
-extern const EmbeddedFile kCxxFiles[];
-extern const std::size_t kCxxFileCount;
 
 namespace {
 
