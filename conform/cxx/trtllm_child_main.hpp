@@ -262,7 +262,8 @@ inline Outcome run_case(Observer& o, View view, int rank) {
 inline bool same_deployment(const Deployment& a, const Deployment& b) {
   return a.ctx.tp == b.ctx.tp && a.gen.tp == b.gen.tp && a.heads == b.heads && a.ctx.adp == b.ctx.adp &&
          a.gen.adp == b.gen.adp && a.ctx.stage_layers == b.ctx.stage_layers &&
-         a.gen.stage_layers == b.gen.stage_layers && a.serving_group == b.serving_group;
+         a.gen.stage_layers == b.gen.stage_layers && a.serving_group == b.serving_group &&
+         a.asking_group == b.asking_group;
 }
 
 inline int protocol_fd(int fd) {

@@ -48,10 +48,25 @@ struct Deployment {
   Side ctx, gen;
   int heads = 1;          // H, the model's KV heads
   int serving_group = 0;  // c: the ctx attention-DP group serving the request (0 without ctx ADP)
+  int asking_group = 0;   // g: the gen attention-DP group asking (0 without gen ADP)
 };
 
+// Whether gen rank d takes part in the request: every gen rank without gen
+// ADP, the ranks of TP rank g in each stage with it (SPEC §15.4).
+inline bool asks(const Deployment& dep, int d) { return !dep.gen.adp || d % dep.gen.tp == dep.asking_group; }
+
+// A side's stage layer counts written as the digits of one number (13: a
+// stage of 1 layer, then one of 3), as a case argument carries them.
+inline std::vector<int> stage_layers_of(long long digits) {
+  std::vector<int> out;
+  for (; digits > 0; digits /= 10) out.insert(out.begin(), static_cast<int>(digits % 10));
+  return out.empty() ? std::vector<int>{kDefaultLayers} : out;
+}
+
 // A case's deployment and the rank it is about, from the binding's parameter
-// names (P, D, H; d a gen rank, p a ctx rank), as tpcheck and the child both read it.
+// names, as tpcheck and the child both read them: P, D, H; d a gen rank, p a
+// ctx rank; ctx_layers, gen_layers the stage layer counts as digits;
+// ctx_adp, gen_adp attention DP (0 or 1); c, g the serving and asking groups.
 inline Deployment deployment_of(const std::vector<std::string>& names, const std::vector<long long>& args, int& rank) {
   Deployment dep;
   rank = 0;
@@ -62,6 +77,12 @@ inline Deployment deployment_of(const std::vector<std::string>& names, const std
     if (n == "D") dep.gen.tp = v;
     if (n == "H") dep.heads = v;
     if (n == "d" || n == "p") rank = v;
+    if (n == "ctx_layers") dep.ctx.stage_layers = stage_layers_of(args[k]);
+    if (n == "gen_layers") dep.gen.stage_layers = stage_layers_of(args[k]);
+    if (n == "ctx_adp") dep.ctx.adp = v != 0;
+    if (n == "gen_adp") dep.gen.adp = v != 0;
+    if (n == "c") dep.serving_group = v;
+    if (n == "g") dep.asking_group = v;
   }
   return dep;
 }

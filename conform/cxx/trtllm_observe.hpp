@@ -197,6 +197,7 @@ class Observer {
   std::optional<Raised> asked_by(int p, std::vector<int>& out) {
     out.clear();
     for (int d = 0; d < dep_.gen.ranks(); ++d) {
+      if (!asks(dep_, d)) continue;
       const auto& c = connects(d);
       if (!c.value) return c.raised;
       if (contains(*c.value, p)) out.push_back(d);

@@ -103,7 +103,10 @@ def scenario(name, tpcheck, fixtures, tmp):
     elif name == "reports":
         sys.path.insert(0, fixtures)
         import faults  # noqa: E402
-        faulty = faults.materialize(fixtures, "head_based_target", tmp)
+        # Where check_trtllm_cpp.py puts the same fault: its compiled child is shared.
+        cache = os.environ.get("TPCHECK_CACHE_DIR")
+        faulty = faults.materialize(fixtures, "head_based_target",
+                                    os.path.join(cache, "fixtures", "head_based_target") if cache else tmp)
         sarif = os.path.join(tmp, "out.sarif")
         markdown = os.path.join(tmp, "out.md")
         r = run(tpcheck, ["--max-tp", "4", "--json", "--sarif", sarif, "--markdown", markdown, faulty, formatter])
