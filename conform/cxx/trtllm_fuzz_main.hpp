@@ -42,17 +42,44 @@ struct Bytes {
 
 inline bool head_compatible(int T, int H) { return T >= 1 && H >= 1 && (T % H == 0 || H % T == 0); }
 
+inline int compatible_heads(Bytes& b, int P, int D, int bound) {
+  std::vector<int> heads;
+  for (int H = 1; H <= bound; ++H) {
+    if (head_compatible(P, H) && head_compatible(D, H)) heads.push_back(H);
+  }
+  return heads[static_cast<std::size_t>(b.below(static_cast<int>(heads.size())))];
+}
+
+// The first byte picks the domain, as the grid has them (conform/src/profile.cpp):
+// one PP stage without attention DP, sizes up to the bound; or, on sizes 1, 2
+// and 4, PP stage splits of 4 layers; or attention DP on either side or both.
 inline Deployment decode(const std::uint8_t* data, std::size_t size) {
   Bytes b{data, size};
   const int bound = fuzz_bound();
   Deployment dep;
-  dep.ctx.tp = 1 + b.below(bound);
-  dep.gen.tp = 1 + b.below(bound);
-  std::vector<int> heads;
-  for (int H = 1; H <= bound; ++H) {
-    if (head_compatible(dep.ctx.tp, H) && head_compatible(dep.gen.tp, H)) heads.push_back(H);
+  const unsigned mode = b.next() % 3;
+  if (mode == 0) {
+    dep.ctx.tp = 1 + b.below(bound);
+    dep.gen.tp = 1 + b.below(bound);
+    dep.heads = compatible_heads(b, dep.ctx.tp, dep.gen.tp, bound);
+    return dep;
   }
-  dep.heads = heads[static_cast<std::size_t>(b.below(static_cast<int>(heads.size())))];
+  const int sizes[] = {1, 2, 4};
+  const int small = bound >= 4 ? 3 : bound >= 2 ? 2 : 1;
+  dep.ctx.tp = sizes[b.below(small)];
+  dep.gen.tp = sizes[b.below(small)];
+  dep.heads = compatible_heads(b, dep.ctx.tp, dep.gen.tp, std::min(4, bound));
+  if (mode == 1) {
+    static const std::vector<long long> splits = layer_splits();
+    dep.ctx.stage_layers = stage_layers_of(splits[static_cast<std::size_t>(b.below(static_cast<int>(splits.size())))]);
+    dep.gen.stage_layers = stage_layers_of(splits[static_cast<std::size_t>(b.below(static_cast<int>(splits.size())))]);
+    return dep;
+  }
+  const int sides = 1 + b.below(3);  // 1: ctx, 2: gen, 3: both
+  dep.ctx.adp = sides & 1;
+  dep.gen.adp = sides & 2;
+  if (dep.ctx.adp) dep.serving_group = b.below(dep.ctx.tp);
+  if (dep.gen.adp) dep.asking_group = b.below(dep.gen.tp);
   return dep;
 }
 
@@ -76,6 +103,7 @@ inline std::optional<Finding> first_deviation(Observer& o) {
     return Finding{binding, v.kind, rank};
   };
   for (int d = 0; d < dep.gen.ranks(); ++d) {
+    if (!asks(dep, d)) continue;
     if (auto f = check("targetIRanks", o.target_view(d), d,
                        [&](const std::string& t) { return judge_target(dep, d, parse_target(t).value(), model); })) {
       return f;
@@ -83,6 +111,7 @@ inline std::optional<Finding> first_deviation(Observer& o) {
   }
 #if TPCHECK_HAS_NEED_SEND
   for (int p = 0; p < dep.ctx.ranks(); ++p) {
+    if (dep.ctx.adp && p % dep.ctx.tp != dep.serving_group) continue;
     if (auto f = check("CacheFormatter::needSendCache", o.send_view(p), p,
                        [&](const std::string& t) { return judge_send(dep, p, parse_send(t).value(), model); })) {
       return f;
@@ -91,6 +120,7 @@ inline std::optional<Finding> first_deviation(Observer& o) {
 #endif
 #if TPCHECK_HAS_PICK
   for (int d = 0; d < dep.gen.ranks(); ++d) {
+    if (!asks(dep, d)) continue;
     if (auto f = check("CacheFormatter::pickRecvConnections", o.pick_view(d), d,
                        [&](const std::string& t) { return judge_pick(dep, d, parse_pick(t).value(), model); })) {
       return f;
@@ -113,7 +143,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool explain = std::getenv("TPCHECK_FUZZ_EXPLAIN") != nullptr;
   const Deployment dep = decode(data, size);
   if (explain) {
-    std::fprintf(stderr, "TPCHECK-DEPLOYMENT P=%d D=%d H=%d\n", dep.ctx.tp, dep.gen.tp, dep.heads);
+    std::fprintf(stderr, "TPCHECK-DEPLOYMENT P=%d D=%d H=%d pp=%d/%d adp=%d/%d\n", dep.ctx.tp, dep.gen.tp, dep.heads,
+                 dep.ctx.pp(), dep.gen.pp(), dep.ctx.adp, dep.gen.adp);
     std::fflush(stderr);
   }
   Observer o(dep);

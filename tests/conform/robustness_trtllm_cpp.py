@@ -85,7 +85,7 @@ def scenario(name, tpcheck, fixtures, tmp):
         f = function(report, "targetIRanks")
         crashed = [d for d in f["deviations"] if d["kind"] == "crashed"]
         # P=1, D=2: context rank 0 asks targetIRanks about the 2 generation ranks (peer 2, self 1).
-        expect(crashed and crashed[0]["smallest"]["args"] == [1, 2, 1, 0],
+        expect(crashed and crashed[0]["smallest"]["args"] == [1, 2, 1, 2, 2, False, False, 0, 0, 0],
                "crashed: %r" % f["deviations"], failures)
         expect(any("signal 11" in i for i in report["incidents"]), "incidents: %r" % report["incidents"], failures)
         expect([d["kind"] for d in f["deviations"]] == ["crashed"], "kinds: %r" % f["deviations"], failures)
@@ -113,8 +113,9 @@ def scenario(name, tpcheck, fixtures, tmp):
         expect(r.returncode == 1, "exit %d: %s" % (r.returncode, r.stderr), failures)
         report = json.loads(r.stdout)
         f = function(report, "targetIRanks")
-        expect(f["params"] == ["P", "D", "H", "d"], "params %r" % f["params"], failures)
-        expect(function(report, "CacheFormatter::needSendCache")["params"] == ["P", "D", "H", "p"], "needSendCache params",
+        shared = ["P", "D", "H", "ctx_layers", "gen_layers", "ctx_adp", "gen_adp", "c", "g"]
+        expect(f["params"] == shared + ["d"], "params %r" % f["params"], failures)
+        expect(function(report, "CacheFormatter::needSendCache")["params"] == shared + ["p"], "needSendCache params",
                failures)
         with open(faulty) as src:
             line = next(i for i, l in enumerate(src, 1) if l.startswith("TargetRanksInfo targetIRanks("))

@@ -3,6 +3,7 @@
 // have with the model (SPEC §10, §12, §13, §15.2).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +106,9 @@ struct Binding {
   std::vector<std::size_t> model_from_case;  // model argument k is case argument [k]
   Relation relation = Relation::Exact;
   CallShape call;
+  // The cases, when the parameters' kinds cannot say them (PP stage splits,
+  // attention-DP groups): every case within the bounds, in order.
+  std::function<std::vector<CaseArgs>(const GridBounds&)> cases;
 
   std::vector<std::string> param_names() const;
   // The case a model call "OP ARGS..." of the regression corpus stands for,
