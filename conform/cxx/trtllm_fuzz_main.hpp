@@ -143,8 +143,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool explain = std::getenv("TPCHECK_FUZZ_EXPLAIN") != nullptr;
   const Deployment dep = decode(data, size);
   if (explain) {
-    std::fprintf(stderr, "TPCHECK-DEPLOYMENT P=%d D=%d H=%d pp=%d/%d adp=%d/%d\n", dep.ctx.tp, dep.gen.tp, dep.heads,
-                 dep.ctx.pp(), dep.gen.pp(), dep.ctx.adp, dep.gen.adp);
+    auto digits = [](const Side& side) {
+      long long n = 0;
+      for (const int c : side.stage_layers) n = n * 10 + c;
+      return n;
+    };
+    std::fprintf(stderr, "TPCHECK-DEPLOYMENT P=%d D=%d H=%d ctx_layers=%lld gen_layers=%lld ctx_adp=%d gen_adp=%d c=%d g=%d\n",
+                 dep.ctx.tp, dep.gen.tp, dep.heads, digits(dep.ctx), digits(dep.gen), dep.ctx.adp ? 1 : 0,
+                 dep.gen.adp ? 1 : 0, dep.serving_group, dep.asking_group);
     std::fflush(stderr);
   }
   Observer o(dep);

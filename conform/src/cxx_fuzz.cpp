@@ -130,11 +130,20 @@ std::optional<RunReport> run_conformance_fuzz(const RunOptions& o, std::string& 
     summary.first = "the functions crashed on P=" + std::to_string(P) + " D=" + std::to_string(D) +
                     " H=" + std::to_string(H) + " (" + explained.ended + ")";
   }
-  // The grid below the deployment found, for the smallest case of that kind.
+  // The grid up to the deployment found, for the smallest case of that kind:
+  // cases are ordered by their largest argument first (run.cpp), so every
+  // case smaller than the one found has its sizes and heads within that bound.
+  int largest = std::max({P, D, H});
+  static const std::regex number("=([0-9]+)");
+  const auto at = explained.output.find("TPCHECK-DEPLOYMENT");
+  const std::string fields = explained.output.substr(at, explained.output.find('\n', at) - at);
+  for (auto it = std::sregex_iterator(fields.begin(), fields.end(), number); it != std::sregex_iterator(); ++it) {
+    largest = std::max(largest, std::stoi((*it)[1]));
+  }
   RunOptions grid = o;
   grid.fuzz_seconds = 0;
-  grid.bounds.max_tp = std::max(P, D);
-  grid.bounds.max_heads = H;
+  grid.bounds.max_tp = std::min(largest, o.bounds.max_tp);
+  grid.bounds.max_heads = std::min(largest, o.bounds.max_tp);
   if (!binding.empty()) grid.only = {binding};
   auto report = run_conformance(grid, error);
   if (!report) return std::nullopt;
