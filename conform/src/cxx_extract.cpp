@@ -367,8 +367,10 @@ std::optional<CxxScan> scan_cxx_file(const std::string& path, std::string& error
   text << in.rdbuf();
   const std::string source = text.str();
   // Parsed as C++20 whatever the extension (CUDA's qualifiers are dropped);
-  // missing headers do not stop the parse.
-  const char* args[] = {"-x", "c++", "-std=c++20", "-fsyntax-only", "-w", "-ferror-limit=0",
+  // missing headers do not stop the parse, and no header is read at all:
+  // the files' own are missing anyway, and the standard library's would
+  // take most of the time (definitions the AST then loses, the tokens find).
+  const char* args[] = {"-x", "c++", "-std=c++20", "-fsyntax-only", "-w", "-ferror-limit=0", "-nostdinc", "-nostdinc++",
                         "-D__global__=", "-D__device__=", "-D__host__=", "-D__forceinline__=inline",
                         "-D__shared__=", "-D__restrict__=", "-D__launch_bounds__(...)="};
   static std::mutex parsing;  // libclang indexes are not shared between threads here
