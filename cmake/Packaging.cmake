@@ -2,7 +2,7 @@
 # CMakeLists.txt.
 #
 #   cmake --install build --prefix P     P/bin/tpcheck, P/bin/tpcheck-pre-commit,
-#                                        P/share/tpcheck/conform/, P/share/doc/tpcheck/
+#                                        P/share/tpcheck/conform/, P/share/doc/tpcheck/ (and the manual)
 #   cpack --config build/CPackConfig.cmake -B OUT     OUT/tpcheck_<version>-1_<arch>.deb
 #
 # The binary carries everything it runs: conform's Python child (with its
@@ -27,8 +27,8 @@ install(FILES ${PROJECT_BINARY_DIR}/conform/tpcheck_conform_child.py
 install(FILES ${PROJECT_SOURCE_DIR}/conform/regression_calls.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/tpcheck/conform)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
-# conform/README.md is the second README of the same directory.
-install(FILES ${PROJECT_SOURCE_DIR}/conform/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME README.conform.md)
+# The manual (docs/**/*.md), where the README's links find it.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 
 set(TPCHECK_PACKAGE_CONTACT "tpcheck maintainers <maintainers@users.noreply.a-seed-22e00251.example>"
     CACHE STRING "The Maintainer field of the Debian package")
