@@ -72,6 +72,21 @@ std::string compared_with(const Binding& b) {
              std::to_string(kBytesPerHead) + " per head); `(False, ...)` when there is none";
     case Relation::AcceptsSizing:
       return "`None` on every sizing the connector accepts (SPEC §11)";
+    case Relation::TrtllmTransceiver:
+      if (b.name == "targetIRanks") {
+        return "gen side: `window(d, D, P)` over the ctx stages whose layers overlap `d`'s, in range and in the "
+               "serving DP group; ctx side: the gen ranks that connect to `p` (SPEC §15.2)";
+      }
+      if (b.name == "CacheFormatter::needSendCache") {
+        return "whether `p` sends: exactly one replica of each head group does, the one the gen rank picks (SPEC "
+               "§15.2)";
+      }
+      if (b.name == "CacheFormatter::pickRecvConnections") {
+        return "the picked ranks are exactly those that send to `d`, and hold each (layer, head) of `d` once "
+               "(SPEC §15.2)";
+      }
+      return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per "
+             "head, layer count or `cp` (SPEC §15.2)";
   }
   return "?";
 }
