@@ -133,6 +133,7 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
     case Relation::MooncakeTransfers:
     case Relation::NixlTransfers: return judge_transfers(b, args, actual);
     case Relation::IndexFunction: return judge_index_function(args, actual);
+    case Relation::TrtllmTransceiver: return judge_trtllm_transceiver(b, args, actual);
   }
   if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);
   if (!j.kind) j.note.clear();
@@ -142,6 +143,10 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
 std::string not_compared_reason(const Binding& b) {
   if (b.relation == Relation::NixlMapping) {
     return "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)";
+  }
+  if (b.relation == Relation::TrtllmTransceiver) {
+    return "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
+           "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them";
   }
   return "cases outside int64, which this relation does not compare";
 }

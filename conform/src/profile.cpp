@@ -1,7 +1,7 @@
 // What every profile shares: the kinds of deviation and what each means for a
 // deployment, the adapter profile, and the table of profiles (each engine's
 // bindings are data in a file of their own: profile_vllm.cpp,
-// profile_sglang.cpp).
+// profile_sglang.cpp, profile_trtllm.cpp).
 #include "tpcheck/conform/profile.hpp"
 
 #include "tpcheck/operations.hpp"
@@ -42,6 +42,16 @@ Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation
   return b;
 }
 
+bool is_cxx_source(const std::string& path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+  const std::string ext = path.substr(dot);
+  for (const char* e : {".cpp", ".cc", ".cxx", ".cu", ".cuh", ".h", ".hpp", ".hh"}) {
+    if (ext == e) return true;
+  }
+  return false;
+}
+
 const char* kind_id(Kind kind) {
   switch (kind) {
     case Kind::WrongValue: return "wrong_value";
@@ -50,8 +60,22 @@ const char* kind_id(Kind kind) {
     case Kind::RejectsValid: return "rejects_valid";
     case Kind::Crashed: return "crashed";
     case Kind::TimedOut: return "timed_out";
+    case Kind::RankOutOfRange: return "rank_out_of_range";
+    case Kind::Duality: return "duality";
+    case Kind::RecvFromNonsender: return "recv_from_nonsender";
+    case Kind::SendUnpicked: return "send_unpicked";
+    case Kind::MissingHeads: return "missing_heads";
+    case Kind::DuplicateSource: return "duplicate_source";
+    case Kind::WrongSource: return "wrong_source";
   }
   return "?";
+}
+
+std::optional<Kind> kind_from_id(const std::string& id) {
+  for (int k = 0; k < kKindCount; ++k) {
+    if (id == kind_id(static_cast<Kind>(k))) return static_cast<Kind>(k);
+  }
+  return std::nullopt;
 }
 
 const char* kind_meaning(Kind kind) {
@@ -72,6 +96,24 @@ const char* kind_meaning(Kind kind) {
              "error.";
     case Kind::TimedOut:
       return "A call does not return within its time budget: the worker would hang.";
+    case Kind::RankOutOfRange:
+      return "A rank connects to a peer rank that does not exist, or that lies outside the request's attention-DP "
+             "group: the request cannot be sent.";
+    case Kind::Duality:
+      return "A context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come.";
+    case Kind::RecvFromNonsender:
+      return "A generation rank receives from a context rank that does not send to it: it waits forever.";
+    case Kind::SendUnpicked:
+      return "A context rank sends to a generation rank that does not receive from it: the send never completes.";
+    case Kind::MissingHeads:
+      return "A (layer, head) of a generation rank is held by none of the ranks it receives from: that KV is never "
+             "written.";
+    case Kind::DuplicateSource:
+      return "A (layer, head) of a generation rank is held by more than one rank it receives from: their "
+             "concatenation overflows its buffer.";
+    case Kind::WrongSource:
+      return "A generation rank receives from a context rank that holds none of its (layer, head) pairs.";
   }
   return "?";
 }
@@ -94,13 +136,14 @@ std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, con
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "sglang"}; }
+std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "sglang", "trtllm"}; }
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
   if (profile == "vllm-moriio") return vllm_moriio_bindings();
   if (profile == "vllm-nixl") return vllm_nixl_bindings();
   if (profile == "vllm-mooncake") return vllm_mooncake_bindings(options);
   if (profile == "sglang") return sglang_bindings();
+  if (profile == "trtllm") return trtllm_bindings();
   return std::nullopt;
 }
 
@@ -126,7 +169,8 @@ bool reports_findings(Relation relation) {
     case Relation::WindowCompletionCount:
     case Relation::NixlMapping:
     case Relation::SenderPlan:
-    case Relation::AcceptsSizing: return false;
+    case Relation::AcceptsSizing:
+    case Relation::TrtllmTransceiver: return false;
     case Relation::RankMapping:
     case Relation::HeadSliceDocumented:
     case Relation::HeadSliceAsRun:
@@ -209,6 +253,24 @@ std::string deployment_meaning(const Binding& b, Kind kind, Effect effect, bool 
       return "the connector dies with an unhandled exception (or the process dies) instead of a clear error";
     case Kind::TimedOut:
       return "the call does not return within its budget: the worker hangs (at start-up or per request)";
+    case Kind::RankOutOfRange:
+      return "a rank connects to a peer rank that does not exist or lies outside the request's DP group: the "
+             "request cannot be sent, and the session hangs";
+    case Kind::Duality:
+      return "a context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come";
+    case Kind::RecvFromNonsender:
+      return "a generation rank picks a context rank that does not send to it: it waits forever";
+    case Kind::SendUnpicked:
+      return "a context rank sends to a generation rank that does not receive from it: the send never completes";
+    case Kind::MissingHeads:
+      return "a (layer, head) of a generation rank is held by none of the ranks it receives from: its KV is never "
+             "written";
+    case Kind::DuplicateSource:
+      return "a (layer, head) of a generation rank comes from more than one rank: their concatenation overflows "
+             "its buffer";
+    case Kind::WrongSource:
+      return "a generation rank receives from a context rank that holds none of its (layer, head) pairs";
   }
   return "";
 }

@@ -1,7 +1,8 @@
 // The relations between a connector's structured outcomes and the model:
-// SPEC §12 and §13 (relations.cpp), §14 (relations_sglang.cpp) and §14B
-// (relations_transfers.cpp, on the byte judge of byte_judge.hpp), and the classification they share with exact comparison
-// (judge.cpp).
+// SPEC §12 and §13 (relations.cpp), §14 (relations_sglang.cpp), §14B
+// (relations_transfers.cpp, on the byte judge of byte_judge.hpp) and §15.2
+// (trtllm_transceiver.cpp), and the classification they share with exact
+// comparison (judge.cpp).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,8 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual);    // 
 Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual);    // (P, D, H, MLA, d)
 Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual);     // (P, D, H, MLA, p, d)
 Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual);  // (P, D, H, MLA)
+// SPEC §15.2 (trtllm_transceiver.cpp): (P, D, H, and the binding's rank).
+Judgement judge_trtllm_transceiver(const Binding& binding, const CaseArgs& args, const Actual& actual);
 
 // SPEC §14: findings per pair or rank of one configuration.
 Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual);                // (P, D, MLA)
