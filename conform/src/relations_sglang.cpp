@@ -145,7 +145,9 @@ void judge_copy(const Sizing& s, I p, I d, const SliceCopy& c, I unit, const std
     return;
   }
   const I src_units = (own_p.end - own_p.first) * unit, dst_units = (own_d.end - own_d.first) * unit;
-  if (c.src < 0 || c.dst < 0 || c.count < 0 || c.src + c.count > src_units || c.dst + c.count > dst_units) {
+  // (Compared without adding first: the values come from code under test.)
+  if (c.src < 0 || c.dst < 0 || c.count < 0 || c.src > src_units || c.dst > dst_units || c.count > src_units - c.src ||
+      c.count > dst_units - c.dst) {
     findings.add(s.kind("out_of_bounds"), p, d, expected, actual);
     return;
   }

@@ -330,7 +330,11 @@ Judgement judge_index_function(const CaseArgs& args, const Actual& actual) {
   std::size_t malformed = 0;
   FindingSet findings;
   for (const auto& item : capture::read_items(actual.text, malformed)) {
-    if (item.coords.size() != 1) continue;
+    // An item about a head group the list does not have is not the driver's answer.
+    if (item.coords.size() != 1 || item.coords[0] < 0 || item.coords[0] >= groups) {
+      ++malformed;
+      continue;
+    }
     const std::int64_t g = item.coords[0];
     if (item.raised) {
       findings.add("raises:" + item.exception_class, std::nullopt, std::nullopt, "the indices",
