@@ -30,7 +30,7 @@ Copy<BigInt> lift(const Copy<I>& c) {
   return {widen(c.p), widen(c.lo), widen(c.hi)};
 }
 template <class I>
-LayerRange<BigInt> lift(const LayerRange<I>& r) {
+WideSpan<BigInt> lift(const WideSpan<I>& r) {
   return {widen(r.first), widen(r.end)};
 }
 template <class I>
@@ -204,6 +204,9 @@ const std::vector<Operation>& table() {
       p.insert(p.end(), {size("P"), size("D")});
       t.push_back(op("stage_window", with_stages(p),
                      [](const auto& a) { return stage_window(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5)); }));
+      t.push_back(op("stage_window_spans", with_stages(p), [](const auto& a) {
+        return stage_window_spans(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5));
+      }));
     }
     // (u, p, g, P, D, ... PREFILL_PP_LAYERS = 5, DECODE_ADP = 8)
     {
@@ -211,6 +214,9 @@ const std::vector<Operation>& table() {
       p.insert(p.end(), {size("P"), size("D")});
       t.push_back(op("stage_served", with_stages(p),
                      [](const auto& a) { return stage_served(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5)); }));
+      t.push_back(op("stage_served_spans", with_stages(p), [](const auto& a) {
+        return stage_served_spans(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5));
+      }));
     }
     // (s, d, c, P, D, H, MLA, PREFILL_PP_LAYERS = 7, DECODE_PP_LAYERS = 8, PREFILL_ADP = 9, DECODE_ADP = 10)
     {

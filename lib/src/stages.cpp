@@ -135,18 +135,31 @@ Wide<Int> global_rank(const Int& stage, const Int& T, const Int& group, const In
   return Wide<Int>(Wide<Int>(stage) * Wide<Int>(T) + Wide<Int>(group) * Wide<Int>(per_group) + Wide<Int>(rank));
 }
 
-// The global ranks of a window of TP ranks inside one group, over a range of
-// stages: what stage_window and stage_served list.
+// The global ranks of a window of TP ranks inside one group, one span per
+// stage of a range: what stage_window_spans and stage_served_spans give.
 template <ModelInt Int>
-Outcome<std::vector<Wide<Int>>> list_over_stages(const Span<Int>& stages, const Span<Int>& window, const Int& T,
-                                                 const Int& group, const Int& per_group, const char* what,
-                                                 const Int& rank) {
-  const Wide<Int> count = Wide<Int>(stages.end - stages.first) * Wide<Int>(window.end - window.first);
+std::vector<WideSpan<Int>> spans_over_stages(const Span<Int>& stages, const Span<Int>& window, const Int& T,
+                                             const Int& group, const Int& per_group) {
+  std::vector<WideSpan<Int>> spans;
+  spans.reserve(static_cast<std::size_t>(stages.end - stages.first));
+  for (Int u = stages.first; u < stages.end; ++u) {
+    spans.push_back({global_rank(u, T, group, per_group, window.first), global_rank(u, T, group, per_group, window.end)});
+  }
+  return spans;
+}
+
+// The ranks of such spans, listed: what stage_window and stage_served give.
+template <ModelInt Int>
+Outcome<std::vector<Wide<Int>>> listed(const Outcome<std::vector<WideSpan<Int>>>& spans, const char* what,
+                                       const Int& rank) {
+  if (!spans.ok()) return spans.failure();
+  Wide<Int> count = 0;
+  for (const WideSpan<Int>& span : spans.value()) count += span.end - span.first;
   if (count > Wide<Int>(kMaxListed)) return msg::too_long_to_list(what, rank, count, kMaxListed);
   std::vector<Wide<Int>> ranks;
   ranks.reserve(static_cast<std::size_t>(count));
-  for (Int u = stages.first; u < stages.end; ++u) {
-    for (Int q = window.first; q < window.end; ++q) ranks.push_back(global_rank(u, T, group, per_group, q));
+  for (const WideSpan<Int>& span : spans.value()) {
+    for (Wide<Int> r = span.first; r < span.end; ++r) ranks.push_back(r);
   }
   return ranks;
 }
@@ -173,7 +186,8 @@ Outcome<Span<Int>> overlapping_stages(PpSide side, const Int& s, std::span<const
 }
 
 template <ModelInt Int>
-Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
+Outcome<std::vector<WideSpan<Int>>> stage_window_spans(const Int& s, const Int& d, const Int& c,
+                                                       const Topology<Int>& t) {
   const Outcome<Checked<Int>> checked = check_topology(t);
   if (!checked.ok()) return checked.failure();
   const Checked<Int>& k = checked.value();
@@ -181,11 +195,17 @@ Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const
   const Outcome<Span<Int>> window = window_span(floor_mod<Int>(d, k.D1), k.D1, k.P1);
   if (!window.ok()) return window.failure();
   const Span<Int> stages = overlap<Int>(k.decode_bounds, s, k.prefill_bounds);
-  return list_over_stages(stages, window.value(), t.P, c, k.P1, "stage window of decode_tp_rank ", d);
+  return spans_over_stages(stages, window.value(), t.P, c, k.P1);
 }
 
 template <ModelInt Int>
-Outcome<std::vector<wide_t<Int>>> stage_served(const Int& u, const Int& p, const Int& g, const Topology<Int>& t) {
+Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
+  return listed(stage_window_spans(s, d, c, t), "stage window of decode_tp_rank ", d);
+}
+
+template <ModelInt Int>
+Outcome<std::vector<WideSpan<Int>>> stage_served_spans(const Int& u, const Int& p, const Int& g,
+                                                       const Topology<Int>& t) {
   const Outcome<Checked<Int>> checked = check_topology(t);
   if (!checked.ok()) return checked.failure();
   const Checked<Int>& k = checked.value();
@@ -195,7 +215,12 @@ Outcome<std::vector<wide_t<Int>>> stage_served(const Int& u, const Int& p, const
   const Outcome<Span<Int>> window = window_span(floor_mod<Int>(p, k.P1), k.P1, k.D1);
   if (!window.ok()) return window.failure();
   const Span<Int> stages = overlap<Int>(k.prefill_bounds, u, k.decode_bounds);
-  return list_over_stages(stages, window.value(), t.D, g, k.D1, "stage fan-in of prefill_tp_rank ", p);
+  return spans_over_stages(stages, window.value(), t.D, g, k.D1);
+}
+
+template <ModelInt Int>
+Outcome<std::vector<wide_t<Int>>> stage_served(const Int& u, const Int& p, const Int& g, const Topology<Int>& t) {
+  return listed(stage_served_spans(u, p, g, t), "stage fan-in of prefill_tp_rank ", p);
 }
 
 template <ModelInt Int>
@@ -330,7 +355,11 @@ BigInt code_of_split(std::span<const BigInt> layers) {
   template Outcome<LayerRange<Int>> stage_layer_range<Int>(PpSide, const Int&, std::span<const Int>);                \
   template Outcome<Span<Int>> overlapping_stages<Int>(PpSide, const Int&, std::span<const Int>, std::span<const Int>); \
   template Outcome<std::vector<wide_t<Int>>> stage_window<Int>(const Int&, const Int&, const Int&, const Topology<Int>&); \
+  template Outcome<std::vector<WideSpan<Int>>> stage_window_spans<Int>(const Int&, const Int&, const Int&,             \
+                                                                       const Topology<Int>&);                         \
   template Outcome<std::vector<wide_t<Int>>> stage_served<Int>(const Int&, const Int&, const Int&, const Topology<Int>&); \
+  template Outcome<std::vector<WideSpan<Int>>> stage_served_spans<Int>(const Int&, const Int&, const Int&,             \
+                                                                       const Topology<Int>&);                         \
   template Outcome<std::vector<StageCopy<Int>>> stage_plan<Int>(const Int&, const Int&, const Int&,                  \
                                                                 const Topology<Int>&);                               \
   template Outcome<DuplicateHeadFactors<Int>> duplicate_head_factors<Int>(const Int&, const Int&, const Int&, bool,   \

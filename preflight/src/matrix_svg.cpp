@@ -21,8 +21,10 @@ void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, i
   const int n = static_cast<int>(m.max_tp);
   const int gx = x0 + kLabelLeft, gy = y0 + kPanelTop;
   const std::string name(connector_name(panel.connector));
-  svg.text(x0, y0 + 16, name + ": " + std::to_string(panel.accepted) + " of " + std::to_string(n * n) + " accepted", 15,
-           Anchor::Start, true);
+  svg.text(x0, y0 + 16,
+           name + ": " + std::to_string(panel.accepted) + " of " + std::to_string(n * n) + " accepted" +
+               (panel.misserved > 0 ? ", " + std::to_string(panel.misserved) + " served wrongly" : ""),
+           15, Anchor::Start, true);
   svg.text(gx - 6, gy - 6, "P\\D", 11, Anchor::End, false, "#555555");
   const int step = label_step(n);
   for (int v = 1; v <= n; ++v) {
@@ -34,10 +36,10 @@ void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, i
   // Equal neighbours in a row are one rectangle; the grid lines separate them.
   for (int P = 1; P <= n; ++P) {
     for (int D = 1; D <= n;) {
-      const auto& reason = m.cell(panel, P, D);
+      const Cell& here = m.cell(panel, P, D);
       int run = 1;
-      while (D + run <= n && m.cell(panel, P, D + run) == reason) ++run;
-      svg.rect(gx + (D - 1) * cell, gy + (P - 1) * cell, run * cell, cell, cell_kind(reason).colour);
+      while (D + run <= n && m.cell(panel, P, D + run) == here) ++run;
+      svg.rect(gx + (D - 1) * cell, gy + (P - 1) * cell, run * cell, cell, cell_kind(here).colour);
       D += run;
     }
   }

@@ -30,7 +30,7 @@ std::string render(const Copy<Int>& c) {
 }
 
 template <ModelInt Int>
-std::string render(const LayerRange<Int>& r) {
+std::string render(const WideSpan<Int>& r) {
   return "(" + decimal(r.first) + ", " + decimal(r.end) + ")";
 }
 

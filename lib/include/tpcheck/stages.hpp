@@ -56,13 +56,15 @@ struct Topology {
   AttentionDp adp;
 };
 
-// Global layers [first, end).
+// A half-open range [first, end) of global layers or global ranks.
 template <ModelInt Int>
-struct LayerRange {
+struct WideSpan {
   wide_t<Int> first;
   wide_t<Int> end;
-  bool operator==(const LayerRange&) const = default;
+  bool operator==(const WideSpan&) const = default;
 };
+template <ModelInt Int>
+using LayerRange = WideSpan<Int>;
 
 // One copy of a stage plan (SPEC §15.4.1): heads [lo, hi) of layers `layers`
 // of the decode rank come from prefill global rank `source` (u * P + p).
@@ -122,6 +124,13 @@ Outcome<Span<Int>> overlapping_stages(PpSide side, const Int& s, std::span<const
 template <ModelInt Int>
 Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const Int& c, const Topology<Int>& t);
 
+// The same ranks as one span per prefill stage u, in order: [u * P + c * P' +
+// w.first, u * P + c * P' + w.end) with w = window(d mod D', D', P') as a span.
+// It fails as stage_window but lists no rank (so no length limit).
+template <ModelInt Int>
+Outcome<std::vector<WideSpan<Int>>> stage_window_spans(const Int& s, const Int& d, const Int& c,
+                                                       const Topology<Int>& t);
+
 // §15.4.1-2 the decode global ranks prefill rank (stage u, TP rank p) serves
 // for a request of decode DP group g: s * D + g * D' + e for every s in
 // stages(u, decode) and e in window(p mod P', P', D'). Its length is the number
@@ -132,6 +141,11 @@ Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const
 // prefill_tp_rank {p} has {n} elements, more than the model lists (1048576)".
 template <ModelInt Int>
 Outcome<std::vector<wide_t<Int>>> stage_served(const Int& u, const Int& p, const Int& g, const Topology<Int>& t);
+
+// The same ranks as one span per decode stage, as stage_window_spans.
+template <ModelInt Int>
+Outcome<std::vector<WideSpan<Int>>> stage_served_spans(const Int& u, const Int& p, const Int& g,
+                                                       const Topology<Int>& t);
 
 // §15.4.1-2 plan((s, d)) for a request served by prefill DP group c: for every
 // u in stages(s, prefill) (ascending), each copy (q, lo, hi) of the §6 plan
