@@ -14,16 +14,7 @@ namespace {
 
 void print_operations(std::ostream& out) {
   out << "operations:\n";
-  for (const auto& info : operation_infos()) {
-    out << "  " << info.name;
-    for (const Param& p : info.params) {
-      if (!from_eval_options(p)) out << " " << p.name;
-    }
-    for (const Param& p : info.params) {
-      if (from_eval_options(p)) out << " [" << p.name << "]";
-    }
-    out << "\n";
-  }
+  for (std::size_t op = 0; op < operation_infos().size(); ++op) out << "  " << usage_line(op) << "\n";
 }
 
 // Every line gets one output line, in order; a line that is not a valid call

@@ -119,17 +119,18 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
         const Outcome<std::vector<BigInt>> served = stage_served<BigInt>(u, p, 0, t);
         const std::string count = served.ok() ? std::to_string(served.value().size()) : render(served.failure());
         prefill_text += "prefill rank " + global_rank_text(u * P + p, P) + ": serves " + count +
-                        " decode ranks (the requests it waits for)\n";
+                        (count == "1" ? " decode rank" : " decode ranks") + " (the requests it waits for)\n";
         prefill_json += std::string(prefill_json.empty() ? "" : ", ") + "{\"rank\": " + render(BigInt(u * P + p)) +
                         ", \"stage\": " + render(u) + ", \"tp_rank\": " + render(p) + ", \"serves\": " +
                         (served.ok() ? count : json_string(count)) + "}";
       }
     }
   }
-  const std::string request = st.adp.prefill || st.adp.decode
-                                  ? "request: served by prefill DP group 0, asked by decode DP group 0 (other groups' "
-                                    "ranks are these, shifted by the group)\n"
-                                  : "";
+  const std::string request =
+      st.adp.prefill || st.adp.decode
+          ? "requests: each decode rank's own, served by prefill DP group 0; a prefill rank serves those of decode DP "
+            "group 0 (other groups' ranks are these, shifted by the group)\n"
+          : "";
   if (o.json) {
     std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", "
               << heads_json_fields(o, model) << ", " << stages_json_fields(st) << ", \"unit\": \"" << unit.name

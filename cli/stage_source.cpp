@@ -57,6 +57,7 @@ std::variant<Stages, std::string> resolve_stages(const StageFlags& f, const Head
   if (s.prefill.empty()) s.prefill = {total};
   if (s.decode.empty()) s.decode = {total};
   s.layers = total;
+  if (model_layers) s.layers_key = config->layers_key;
   // The model validates the pair (stage 0 of any valid split exists).
   const Outcome<Span<BigInt>> checked = overlapping_stages<BigInt>(PpSide::Decode, BigInt(0), s.prefill, s.decode);
   if (!checked.ok()) {
@@ -78,7 +79,8 @@ std::string pipeline_line(const Stages& s) {
     return std::string(name) + " " + std::to_string(layers.size()) + (layers.size() == 1 ? " stage (" : " stages (") +
            split_text(layers) + ")";
   };
-  return side("prefill", s.prefill) + ", " + side("decode", s.decode) + ", " + render(s.layers) + " layers";
+  return side("prefill", s.prefill) + ", " + side("decode", s.decode) + ", " + render(s.layers) +
+         (s.layers == 1 ? " layer" : " layers") + (s.layers_key.empty() ? "" : " (" + s.layers_key + ")");
 }
 
 std::string attention_dp_text(const Stages& s, const BigInt& P, const BigInt& D) {

@@ -18,7 +18,8 @@ namespace tpcheck::cli {
 struct Stages {
   std::vector<BigInt> prefill, decode;  // layers per stage
   AttentionDp adp;
-  BigInt layers;  // the layer total both sides hold
+  BigInt layers;           // the layer total both sides hold
+  std::string layers_key;  // the model config's key it came from, or empty
 };
 
 // `total` layers over `stages` stages as evenly as possible, the first

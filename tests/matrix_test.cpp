@@ -22,16 +22,19 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
     for (const bool mla : {false, true}) {
       const Matrix m = build_matrix(kAll, 24, H, mla);
       for (const Panel& panel : m.panels) {
-        std::int64_t accepted = 0;
+        std::int64_t accepted = 0, misserved = 0;
         for (std::int64_t P = 1; P <= 24; ++P) {
           for (std::int64_t D = 1; D <= 24; ++D) {
-            const auto expected = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla).reason;
+            const SizingVerdict v = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla);
+            const Cell expected{v.reason, v.misserved};
             EXPECT_EQ(m.cell(panel, P, D), expected) << connector_name(panel.connector) << " " << P << ", " << D;
-            accepted += expected ? 0 : 1;
+            accepted += v.reason ? 0 : 1;
+            misserved += v.misserved ? 1 : 0;
             marks_met.insert(cell_kind(expected).mark);
           }
         }
         EXPECT_EQ(panel.accepted, accepted);
+        EXPECT_EQ(panel.misserved, misserved);
       }
     }
   }

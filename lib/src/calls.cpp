@@ -55,8 +55,10 @@ std::size_t positional_count(std::size_t op) {
   return counts[op];
 }
 
-// "OP PARAM... [--OPTION VALUE]...", for each operation, written once: an arity error views it.
-const std::string& usage_of(std::size_t op) {
+}  // namespace
+
+// Written once per operation: an arity error views it.
+const std::string& usage_line(std::size_t op) {
   static const std::vector<std::string> usages = [] {
     std::vector<std::string> u;
     for (const OperationInfo& info : operation_infos()) {
@@ -76,6 +78,8 @@ const std::string& usage_of(std::size_t op) {
   }();
   return usages[op];
 }
+
+namespace {
 
 // " is not a decimal integer of at most 4300 digits: '", written once.
 const std::string& not_a_decimal() {
@@ -137,7 +141,7 @@ std::optional<TextPieces> parse_words(std::string_view name, std::span<const std
   const auto& params = operation_infos()[*index].params;
   const std::size_t positional = positional_count(*index);
   if (count != positional) {
-    return TextPieces("usage: ", usage_of(*index), " (", static_cast<std::int64_t>(positional), " arguments, got ",
+    return TextPieces("usage: ", usage_line(*index), " (", static_cast<std::int64_t>(positional), " arguments, got ",
                       static_cast<std::int64_t>(count), ")");
   }
   if (stages.any()) {

@@ -77,7 +77,7 @@ bool is_one_of(const std::string& s, std::initializer_list<const char*> names) {
 std::variant<ModelConfig, std::string> with_layers(std::variant<ModelConfig, std::string> decided_config,
                                                    const Json& text, const std::string& prefix, std::int64_t max) {
   if (auto* config = std::get_if<ModelConfig>(&decided_config)) {
-    for (const char* key : {"num_hidden_layers", "n_layer", "n_layers"}) {
+    for (const char* key : {"num_hidden_layers", "n_layer", "n_layers", "num_layers"}) {
       const Json* v = member(text, key);
       if (v == nullptr) continue;
       const auto found = count_of(*v, prefix + key, max);

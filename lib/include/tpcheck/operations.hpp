@@ -70,6 +70,9 @@ struct StageOptions {
 
 // Every operation, in the order `tpcheck eval --help` lists them.
 const std::vector<OperationInfo>& operation_infos();
+
+// "OP PARAM... [--OPTION ...]...": how `tpcheck eval` calls operation `op`.
+const std::string& usage_line(std::size_t op);
 std::optional<std::size_t> operation_index(std::string_view op);
 
 // Which instantiation of the model runs a call: the narrowest of int64 and

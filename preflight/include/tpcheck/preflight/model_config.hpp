@@ -16,8 +16,9 @@ struct ModelConfig {
   std::string key;    // the key that decided it, nested keys dotted: "text_config.num_key_value_heads"
   std::string value;  // that key's value as written in the file ("8", "true")
   bool fallback = false;  // no KV head key: one KV head per attention head
-  // The model's decoder layers (num_hidden_layers, or GPT-2's n_layer, MPT's
-  // n_layers), for pipeline stage splits; nothing when the config has none.
+  // The model's decoder layers (num_hidden_layers, or the names Hugging Face
+  // maps to it: GPT-2's n_layer, MPT's n_layers, ChatGLM's num_layers), for
+  // pipeline stage splits; nothing when the config has none.
   std::optional<std::int64_t> layers;
   std::string layers_key;
 };
