@@ -69,7 +69,7 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
   svg.text(kMargin, 26, title, 17, Anchor::Start, true);
   svg.text(kMargin, 46,
            "rows: prefill TP P = 1.." + std::to_string(n) + "; columns: decode TP D = 1.." + std::to_string(n) +
-               "; colour: accepted, the rule that rejects, or what goes wrong where it runs",
+               "; colour: accepted, or the rule that rejects",
            12, Anchor::Start, false, "#555555");
   for (int i = 0; i < panels; ++i) {
     draw_panel(svg, m, m.panels[static_cast<std::size_t>(i)], kMargin + (i % 2) * panel_w, kHeader + (i / 2) * panel_h,
