@@ -466,8 +466,10 @@ TPCHECK_INVARIANT(WholeBlockCopyOnlyBetweenEqualHeadsPerRank, "§15.4", HeadAlig
           }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&...) { return mla != 0; })),
     min_non_vacuous(1.0).size_cap(kWalkedSizeCap).sweep_bound(32, 32).proof(Proof::by_z3(
-        "loadable sizings P, D, H, mla with either side under attention DP or not (T' = 1 or T), 0 <= d < D; the "
-        "plan's one copy per stage (n(P') == n(D')) or its several (n(P') != n(D')) case by case")),
+        "sizings P, D, H, mla loadable per DP group, either side under attention DP or not (T' = 1 or T), 0 <= d < "
+        "D: a first copy whole on both sides means n(P') == n(D'); n(P') == n(D') means one copy, whole, case by "
+        "case (the flags; one head a rank on both sides, or several; never several on one side and one on the "
+        "other)")),
     [](const auto& P, const auto& D, const auto& mla, const auto& pa, const auto& da, const auto& H, const auto& d) {
       return whole_block_copy_only_between_equal_heads_per_rank(P, D, mla != 0, pa != 0, da != 0, H, d);
     });
