@@ -15,7 +15,7 @@
 namespace tpcheck::test {
 namespace {
 
-// prove/ (issue 12) keys its proofs by these names: renaming one breaks it.
+// prove/ keys its proofs by these names: renaming one breaks it.
 TEST(Registry, HasEveryInvariantByItsSentenceName) {
   const std::set<std::string> expected = {
       "MappedRankStaysInBounds", "RankMapsAreMonotone", "EveryRemoteRankHasBalancedFanIn", "RoundTripReturnsHome",
