@@ -44,6 +44,20 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
   EXPECT_EQ(marks_met, legend);
 }
 
+// The legend shows "accepted" and the kinds the grid has, in the legend's order.
+TEST(Matrix, LegendShowsTheKindsTheGridHas) {
+  const auto marks = [](const Matrix& m) {
+    std::string out;
+    for (const CellKind* k : legend_of(m)) out += k->mark;
+    return out;
+  };
+  EXPECT_EQ(marks(build_matrix({Connector::Nixl}, 8, 8, false)), "+x");
+  EXPECT_EQ(marks(build_matrix({Connector::Nixl}, 8, 2, false)), "+.xr");
+  EXPECT_EQ(marks(build_matrix({Connector::SGLang, Connector::Trtllm, Connector::TrtllmV2}, 6, 1, false)), "+ptsn");
+  EXPECT_EQ(marks(build_matrix({Connector::Trtllm}, 4, 1, true)), "+m");  // no cell accepted: "+" still explains the others
+  EXPECT_EQ(marks(build_matrix(kAll, 24, 2, false)).size(), kCellKinds.size() - 1);  // every kind but MLA's
+}
+
 TEST(Matrix, TextGridReadsBackToTheCells) {
   const Matrix m = build_matrix({Connector::Nixl}, 16, 8, false);
   const std::string text = matrix_text(m, "8 KV heads");

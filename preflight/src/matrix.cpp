@@ -1,6 +1,8 @@
 // The acceptance matrix (matrix.hpp).
 #include "tpcheck/preflight/matrix.hpp"
 
+#include <algorithm>
+
 #include "tpcheck/json.hpp"
 
 namespace tpcheck::preflight {
@@ -11,6 +13,18 @@ const CellKind& cell_kind(const Cell& cell) {
   }
   static constexpr CellKind kUnknown{{Rejection::NotPositive, {}}, '?', "#000000", "a size is not positive"};
   return kUnknown;
+}
+
+std::vector<const CellKind*> legend_of(const Matrix& m) {
+  std::vector<const CellKind*> out;
+  for (const CellKind& k : kCellKinds) {
+    const bool shown = !k.cell.reason && !k.cell.misserved;  // "accepted" always
+    const bool met = std::any_of(m.panels.begin(), m.panels.end(), [&](const Panel& panel) {
+      return std::find(panel.cells.begin(), panel.cells.end(), k.cell) != panel.cells.end();
+    });
+    if (shown || met) out.push_back(&k);
+  }
+  return out;
 }
 
 std::string_view reason_name(Rejection r) {
@@ -73,7 +87,7 @@ std::string matrix_text(const Matrix& m, const std::string& heads) {
   const std::int64_t cells = m.max_tp * m.max_tp;
   std::string out = "matrix: " + heads + ", prefill TP P = 1.." + std::to_string(m.max_tp) +
                     " (rows), decode TP D = 1.." + std::to_string(m.max_tp) + " (columns)\n";
-  for (const CellKind& k : kCellKinds) out += std::string("  ") + k.mark + "  " + std::string(k.meaning) + "\n";
+  for (const CellKind* k : legend_of(m)) out += std::string("  ") + k->mark + "  " + std::string(k->meaning) + "\n";
   const std::size_t digits = std::to_string(m.max_tp).size();
   const std::string margin(digits + 4, ' ');  // "P" + space + number + space
   for (const Panel& panel : m.panels) {

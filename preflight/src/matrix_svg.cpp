@@ -63,7 +63,8 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
   const int columns = std::min(2, std::max(1, panels)), rows = (panels + 1) / 2;
   const int width = std::max(kMinWidth, 2 * kMargin + columns * panel_w);
   const int legend_y = kHeader + rows * panel_h + 8;
-  const int height = legend_y + static_cast<int>(kCellKinds.size()) * kLegendRow + kMargin;
+  const std::vector<const CellKind*> legend = legend_of(m);
+  const int height = legend_y + static_cast<int>(legend.size()) * kLegendRow + kMargin;
   const std::string title = "Which prefill/decode TP sizes each connector accepts: " + heads;
   Svg svg(width, height, title);
   svg.text(kMargin, 26, title, 17, Anchor::Start, true);
@@ -75,10 +76,10 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
     draw_panel(svg, m, m.panels[static_cast<std::size_t>(i)], kMargin + (i % 2) * panel_w, kHeader + (i / 2) * panel_h,
                cell);
   }
-  for (std::size_t i = 0; i < kCellKinds.size(); ++i) {
+  for (std::size_t i = 0; i < legend.size(); ++i) {
     const int y = legend_y + static_cast<int>(i) * kLegendRow;
-    svg.rect(kMargin, y, 14, 14, kCellKinds[i].colour, "#444444");
-    svg.text(kMargin + 22, y + 12, std::string(1, kCellKinds[i].mark) + "  " + std::string(kCellKinds[i].meaning), 13);
+    svg.rect(kMargin, y, 14, 14, legend[i]->colour, "#444444");
+    svg.text(kMargin + 22, y + 12, std::string(1, legend[i]->mark) + "  " + std::string(legend[i]->meaning), 13);
   }
   return svg.finish();
 }

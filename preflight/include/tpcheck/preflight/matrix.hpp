@@ -50,6 +50,12 @@ inline constexpr std::array<CellKind, 10> kCellKinds = {{
 // The entry for a cell.
 const CellKind& cell_kind(const Cell& cell);
 
+struct Matrix;
+
+// The legend a matrix shows, in kCellKinds' order: "accepted" and every kind
+// some cell of it has (ten kinds are a lot to read past when a grid shows three).
+std::vector<const CellKind*> legend_of(const Matrix& m);
+
 // A reason's name in --json output: "not_divisible", "heads_do_not_shard", ...
 std::string_view reason_name(Rejection r);
 // A misservice's name in --json output: "targets_missing_prefill_ranks", ...
@@ -78,7 +84,7 @@ Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_t
                     AttentionDp adp = {});
 
 // The text grid: per connector a header, column numbers (one digit per line)
-// and a row per prefill size; the legend first. `heads` says what the head
+// and a row per prefill size; the legend (legend_of) first. `heads` says what the head
 // count is ("8 KV heads", "MLA").
 std::string matrix_text(const Matrix& m, const std::string& heads);
 
