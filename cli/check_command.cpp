@@ -219,11 +219,8 @@ int check_command(const std::vector<std::string>& args) {
   }
   if (model) std::cout << model_config_line(o, *model) << "\n";
   std::cout << "sizing: prefill TP " << P << ", decode TP " << D << ", " << heads_text(o) << "\n";
-  if (stages) {
-    std::cout << "pipeline: " << pipeline_line(*stages) << "\n"
-              << stage_lines(*stages) << "attention DP: " << attention_dp_text(*stages, o.prefill_tp, o.decode_tp)
-              << "\n";
-  }
+  if (stages && stages->pipeline) std::cout << "pipeline: " << pipeline_line(*stages) << "\n" << stage_lines(*stages);
+  if (stages) std::cout << "attention DP: " << attention_dp_text(*stages, o.prefill_tp, o.decode_tp) << "\n";
   bool any_suggested = false;
   for (const Check& c : checks) {
     std::cout << "  " << c.name << ": ";

@@ -87,8 +87,10 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
       const LayerRange<BigInt> layers = stage_layer_range<BigInt>(PpSide::Decode, s, st.decode).value();
       const Span<BigInt> own = own_heads(d % D1, D1, st.adp.decode, heads_total);
       const std::string range = "[" + render(layers.first) + ", " + render(layers.end) + ")";
+      // Without stages given every rank holds every layer: the text leaves layers out.
+      const std::string of_layers = st.pipeline ? " of layers " + range : "";
       decode_text += "decode rank " + global_rank_text(s * D + d, D) + " holds heads [" + render(own.first) + ", " +
-                     render(own.end) + ") of layers " + range + ":\n";
+                     render(own.end) + ")" + of_layers + ":\n";
       decode_json += std::string(decode_json.empty() ? "" : ", ") + "{\"rank\": " + render(BigInt(s * D + d)) +
                      ", \"stage\": " + render(s) + ", \"tp_rank\": " + render(d) + ", \"heads\": [" +
                      render(own.first) + ", " + render(own.end) + "], \"layers\": [" + render(layers.first) + ", " +
@@ -99,8 +101,10 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
         const Span<BigInt> page = own_heads(p % P1, P1, st.adp.prefill, heads_total);
         const BigInt from = (c.lo - page.first) * unit.unit, to = (c.lo - own.first) * unit.unit;
         const BigInt length = (c.hi - c.lo) * unit.unit;
-        decode_text += "  heads [" + render(c.lo) + ", " + render(c.hi) + ") of layers [" + render(c.layers.first) +
-                       ", " + render(c.layers.end) + ") from prefill rank " + global_rank_text(c.source, P) + ": " +
+        const std::string copy_layers =
+            st.pipeline ? " of layers [" + render(c.layers.first) + ", " + render(c.layers.end) + ")" : "";
+        decode_text += "  heads [" + render(c.lo) + ", " + render(c.hi) + ")" + copy_layers + " from prefill rank " +
+                       global_rank_text(c.source, P) + ": " +
                        unit.name + " " + render(from) + ".." + render(BigInt(from + length)) + " of its page to " +
                        unit.name + " " + render(to) + ".." + render(BigInt(to + length)) + " of this page\n";
         decode_json += std::string(i ? ", " : "") + "{\"prefill_rank\": " + render(c.source) + ", \"stage\": " +
@@ -138,7 +142,7 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
   } else {
     if (model) std::cout << model_config_line(o, *model) << "\n";
     std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", " << heads_text(o) << "\n"
-              << "pipeline: " << pipeline_line(st) << "\n"
+              << (st.pipeline ? "pipeline: " + pipeline_line(st) + "\n" : "")
               << "attention DP: " << attention_dp_text(st, P, D) << "\n"
               << request << decode_text << prefill_text;
   }

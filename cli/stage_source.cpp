@@ -33,6 +33,7 @@ std::variant<Stages, std::string> resolve_stages(const StageFlags& f, const Head
   }
   Stages s;
   s.adp = {f.prefill_adp, f.decode_adp};
+  s.pipeline = f.prefill_layers || f.decode_layers || f.prefill_pp || f.decode_pp;
   const auto side = [&](const std::optional<std::vector<std::int64_t>>& layers, const std::optional<std::int64_t>& pp,
                         const char* flag) -> std::variant<std::vector<BigInt>, std::string> {
     if (pp) return even_split(*model_layers, *pp);
@@ -94,11 +95,14 @@ std::string attention_dp_text(const Stages& s, const BigInt& P, const BigInt& D)
 }
 
 std::string stages_json_fields(const std::optional<Stages>& s) {
-  if (!s) return "\"pipeline\": null, \"attention_dp\": {\"prefill\": false, \"decode\": false}";
   const auto list = [](const std::vector<BigInt>& layers) { return "[" + split_text(layers) + "]"; };
-  return "\"pipeline\": {\"prefill_layers\": " + list(s->prefill) + ", \"decode_layers\": " + list(s->decode) +
-         ", \"layers\": " + render(s->layers) + "}, \"attention_dp\": {\"prefill\": " +
-         (s->adp.prefill ? "true" : "false") + ", \"decode\": " + (s->adp.decode ? "true" : "false") + "}";
+  const std::string pipeline =
+      s && s->pipeline ? "{\"prefill_layers\": " + list(s->prefill) + ", \"decode_layers\": " + list(s->decode) +
+                             ", \"layers\": " + render(s->layers) + "}"
+                       : "null";
+  const AttentionDp adp = s ? s->adp : AttentionDp{};
+  return "\"pipeline\": " + pipeline + ", \"attention_dp\": {\"prefill\": " + (adp.prefill ? "true" : "false") +
+         ", \"decode\": " + (adp.decode ? "true" : "false") + "}";
 }
 
 }  // namespace tpcheck::cli

@@ -20,6 +20,7 @@ struct Stages {
   AttentionDp adp;
   BigInt layers;           // the layer total both sides hold
   std::string layers_key;  // the model config's key it came from, or empty
+  bool pipeline = false;   // stages were given (not only attention DP)
 };
 
 // `total` layers over `stages` stages as evenly as possible, the first
@@ -41,7 +42,7 @@ std::string pipeline_line(const Stages& s);
 // "prefill (4 groups of TP 1)", or "off".
 std::string attention_dp_text(const Stages& s, const BigInt& P, const BigInt& D);
 
-// The --json fields "pipeline" (null without PP flags) and "attention_dp".
+// The --json fields "pipeline" (null without stages given) and "attention_dp".
 std::string stages_json_fields(const std::optional<Stages>& s);
 
 }  // namespace tpcheck::cli

@@ -253,7 +253,8 @@ elseif(GROUP STREQUAL "stages")
   expect_json("${j}" "64" decode 1 copies 1 dest_offset)
   expect_json("${j}" "2" prefill 0 serves)
   # Attention DP: a decode rank holds every head.
-  expect_output(0 "\ndecode rank 1 \\(stage 0, TP rank 1\\) holds heads .0, 8\\) of layers .0, 1\\):\n  heads .0, 8\\) of layers .0, 1\\) from prefill rank 0 "
+  expect_output(0 "^plan: prefill TP 4, decode TP 2, 8 KV heads\nattention DP: prefill \\(4 groups of TP 1\\) and decode \\(2 groups of TP 1\\)\n"
+    "\ndecode rank 1 \\(stage 0, TP rank 1\\) holds heads .0, 8\\):\n  heads .0, 8\\) from prefill rank 0 "
     -- plan --prefill-tp 4 --decode-tp 2 --kv-heads 8 --prefill-adp --decode-adp --decode-rank 1)
   # A sizing the model rejects.
   expect_output(1 "^plan: ValueError: total_num_kv_heads 2 cannot be sharded over prefill tp_size 3: one must divide the other\n$"
