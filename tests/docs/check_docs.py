@@ -30,7 +30,6 @@ README_MAX_LINES = 200
 # exists its entry must go (the test says so), so the list cannot go stale.
 ARRIVING_PAGES = {
     "docs/profiles/sglang.md",
-    "docs/pp-and-attention-dp.md",
     "docs/errors-and-precedence.md",
 }
 BLOCK_TIMEOUT = 300
