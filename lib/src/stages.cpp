@@ -120,12 +120,16 @@ std::optional<Failure> check_sharding(const Int& P1, const Int& D1, const Int& H
   return std::nullopt;
 }
 
-// The decode rank (stage s, TP rank d) and the prefill group c of a request.
+// A rank of `side` (stage, TP rank) and the other side's group of a request.
 template <ModelInt Int>
-std::optional<Failure> check_decode_rank(const Checked<Int>& k, const Int& s, const Int& d, const Int& c) {
-  if (auto bad = check_stage(PpSide::Decode, s, k.t.decode_layers.size())) return bad;
-  if (d < 0 || d >= k.t.D) return msg::rank_out_of_range("decode_tp_rank", d, k.t.D);
-  if (c < 0 || c >= k.prefill_groups) return msg::rank_out_of_range("prefill dp_group", c, k.prefill_groups);
+std::optional<Failure> check_request_rank(const Checked<Int>& k, PpSide side, const Int& stage, const Int& rank,
+                                          const Int& group) {
+  const bool decode = side == PpSide::Decode;
+  if (auto bad = check_stage(side, stage, (decode ? k.t.decode_layers : k.t.prefill_layers).size())) return bad;
+  const Int& T = decode ? k.t.D : k.t.P;
+  if (rank < 0 || rank >= T) return msg::rank_out_of_range(decode ? "decode_tp_rank" : "prefill_tp_rank", rank, T);
+  const Int& groups = decode ? k.prefill_groups : k.decode_groups;
+  if (group < 0 || group >= groups) return msg::rank_out_of_range(decode ? "prefill dp_group" : "decode dp_group", group, groups);
   return std::nullopt;
 }
 
@@ -185,17 +189,34 @@ Outcome<Span<Int>> overlapping_stages(PpSide side, const Int& s, std::span<const
   return prefill ? overlap<Int>(a, s, b) : overlap<Int>(b, s, a);
 }
 
+namespace {
+
+// The other side's global ranks that rank (stage, rank) of `side` lists for
+// the request of the other side's group: its window over the sizes per group,
+// on every stage of the other side its stage overlaps. Decode ranks list the
+// prefill ranks they ask, prefill ranks the decode ranks they serve.
 template <ModelInt Int>
-Outcome<std::vector<WideSpan<Int>>> stage_window_spans(const Int& s, const Int& d, const Int& c,
-                                                       const Topology<Int>& t) {
+Outcome<std::vector<WideSpan<Int>>> request_spans(PpSide side, const Int& stage, const Int& rank, const Int& group,
+                                                  const Topology<Int>& t) {
   const Outcome<Checked<Int>> checked = check_topology(t);
   if (!checked.ok()) return checked.failure();
   const Checked<Int>& k = checked.value();
-  if (auto bad = check_decode_rank(k, s, d, c)) return *bad;
-  const Outcome<Span<Int>> window = window_span(floor_mod<Int>(d, k.D1), k.D1, k.P1);
+  if (auto bad = check_request_rank(k, side, stage, rank, group)) return *bad;
+  const bool decode = side == PpSide::Decode;
+  const Int &self_per_group = decode ? k.D1 : k.P1, &other_per_group = decode ? k.P1 : k.D1;
+  const Outcome<Span<Int>> window = window_span(floor_mod<Int>(rank, self_per_group), self_per_group, other_per_group);
   if (!window.ok()) return window.failure();
-  const Span<Int> stages = overlap<Int>(k.decode_bounds, s, k.prefill_bounds);
-  return spans_over_stages(stages, window.value(), t.P, c, k.P1);
+  const Span<Int> stages =
+      decode ? overlap<Int>(k.decode_bounds, stage, k.prefill_bounds) : overlap<Int>(k.prefill_bounds, stage, k.decode_bounds);
+  return spans_over_stages(stages, window.value(), decode ? t.P : t.D, group, other_per_group);
+}
+
+}  // namespace
+
+template <ModelInt Int>
+Outcome<std::vector<WideSpan<Int>>> stage_window_spans(const Int& s, const Int& d, const Int& c,
+                                                       const Topology<Int>& t) {
+  return request_spans(PpSide::Decode, s, d, c, t);
 }
 
 template <ModelInt Int>
@@ -206,16 +227,7 @@ Outcome<std::vector<wide_t<Int>>> stage_window(const Int& s, const Int& d, const
 template <ModelInt Int>
 Outcome<std::vector<WideSpan<Int>>> stage_served_spans(const Int& u, const Int& p, const Int& g,
                                                        const Topology<Int>& t) {
-  const Outcome<Checked<Int>> checked = check_topology(t);
-  if (!checked.ok()) return checked.failure();
-  const Checked<Int>& k = checked.value();
-  if (auto bad = check_stage(PpSide::Prefill, u, t.prefill_layers.size())) return *bad;
-  if (p < 0 || p >= t.P) return msg::rank_out_of_range("prefill_tp_rank", p, t.P);
-  if (g < 0 || g >= k.decode_groups) return msg::rank_out_of_range("decode dp_group", g, k.decode_groups);
-  const Outcome<Span<Int>> window = window_span(floor_mod<Int>(p, k.P1), k.P1, k.D1);
-  if (!window.ok()) return window.failure();
-  const Span<Int> stages = overlap<Int>(k.prefill_bounds, u, k.decode_bounds);
-  return spans_over_stages(stages, window.value(), t.D, g, k.D1);
+  return request_spans(PpSide::Prefill, u, p, g, t);
 }
 
 template <ModelInt Int>
@@ -228,7 +240,7 @@ Outcome<std::vector<StageCopy<Int>>> stage_plan(const Int& s, const Int& d, cons
   const Outcome<Checked<Int>> checked = check_topology(t);
   if (!checked.ok()) return checked.failure();
   const Checked<Int>& k = checked.value();
-  if (auto bad = check_decode_rank(k, s, d, c)) return *bad;
+  if (auto bad = check_request_rank(k, PpSide::Decode, s, d, c)) return *bad;
   if (auto bad = check_sharding(k.P1, k.D1, t.H, t.mla)) return *bad;
   const Span<Int> stages = overlap<Int>(k.decode_bounds, s, k.prefill_bounds);
   const Outcome<Int> per_stage = plan_copy_count(floor_mod<Int>(d, k.D1), k.P1, k.D1, t.H, t.mla);

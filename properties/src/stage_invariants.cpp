@@ -229,59 +229,54 @@ Verdict stage_windows_are_dual(const Int& P, const Int& D, bool prefill_adp, boo
   const Groups<Int> k = groups_of(P, D, prefill_adp, decode_adp);
   if (!divisible_pair(k.P1, k.D1)) return vacuous("the TP sizes per DP group do not divide each other: no window");
   const Topology<Int> t = topology_of(P, D, Int(1), false, prefill, decode, prefill_adp, decode_adp);
-  // Decode rank (s, g * D' + e) for every decode stage s and e < D'; prefill
-  // rank (u, c * P' + q) for every prefill stage u and q < P'.
-  const Wide<Int> prefill_first = Wide<Int>(c) * Wide<Int>(k.P1), decode_first = Wide<Int>(g) * Wide<Int>(k.D1);
-  const auto in_group = [](const Wide<Int>& rank, const Wide<Int>& T, std::int64_t stages, const Wide<Int>& first,
-                           const Int& per_group) {
-    return rank >= 0 && rank / T < Wide<Int>(stages) && rank % T >= first && rank % T < first + Wide<Int>(per_group);
+  // One side of the request: its stages, TP size, its group's first TP rank
+  // and size, and what each of its ranks lists (the ranks it asks or serves).
+  struct RequestSide {
+    const char* name;  // "prefill", "decode"
+    const char* lists;  // the operation that lists the other side's ranks
+    std::int64_t stages;
+    Int T;
+    Wide<Int> first;  // group * T'
+    Int per_group;
+    Int group;
+    Outcome<std::vector<Wide<Int>>> (*list)(const Int&, const Int&, const Int&, const Topology<Int>&);
   };
-  const Verdict asking = walk_range(Int(0), Int(decode.stages()), [&](const Int& s) {
-    return walk_range(Int(0), k.D1, [&](const Int& e) {
-      const Int d = static_cast<Int>(decode_first + Wide<Int>(e));
-      const Outcome<std::vector<Wide<Int>>> asked = stage_window(s, d, c, t);
-      if (!asked.ok()) return failed_on_valid(request_text("stage_window", s, d, c, t), asked.failure());
-      const auto said = [&] { return request_text("stage_window", s, d, c, t) + " = " + render(asked.value()); };
-      if (asked.value().empty() || !distinct<Int>(asked.value())) return violated(said() + ": empty, or a rank twice");
-      const Wide<Int> own = Wide<Int>(s) * Wide<Int>(D) + Wide<Int>(d);
-      for (const Wide<Int>& r : asked.value()) {
-        if (!in_group(r, Wide<Int>(P), prefill.stages(), prefill_first, k.P1)) {
-          return violated(said() + ": prefill rank " + render(r) + " is not a rank of prefill DP group " + render(c));
+  const RequestSide prefill_side{"prefill", "stage_served", prefill.stages(), P, Wide<Int>(c) * Wide<Int>(k.P1), k.P1,
+                                 c, &stage_served<Int>};
+  const RequestSide decode_side{"decode", "stage_window", decode.stages(), D, Wide<Int>(g) * Wide<Int>(k.D1), k.D1,
+                                g, &stage_window<Int>};
+  // Every rank of `self`'s group lists ranks of the other side's group, each
+  // once, and each lists it back.
+  const auto lists_back = [&](const RequestSide& self, const RequestSide& other) {
+    return walk_range(Int(0), Int(self.stages), [&](const Int& stage) {
+      return walk_range(Int(0), self.per_group, [&](const Int& q) {
+        const Int rank = static_cast<Int>(self.first + Wide<Int>(q));
+        const Outcome<std::vector<Wide<Int>>> listed = self.list(stage, rank, other.group, t);
+        if (!listed.ok()) return failed_on_valid(request_text(self.lists, stage, rank, other.group, t), listed.failure());
+        const auto said = [&] { return request_text(self.lists, stage, rank, other.group, t) + " = " + render(listed.value()); };
+        if (listed.value().empty() || !distinct<Int>(listed.value())) return violated(said() + ": empty, or a rank twice");
+        const Wide<Int> own = Wide<Int>(stage) * Wide<Int>(self.T) + Wide<Int>(rank);
+        for (const Wide<Int>& r : listed.value()) {
+          const Wide<Int> their_stage = r / Wide<Int>(other.T), their_rank = r % Wide<Int>(other.T);
+          if (r < 0 || their_stage >= Wide<Int>(other.stages) || their_rank < other.first ||
+              their_rank >= other.first + Wide<Int>(other.per_group)) {
+            return violated(said() + ": " + other.name + " rank " + render(r) + " is not a rank of " + other.name +
+                            " DP group " + render(other.group));
+          }
+          const Int u = static_cast<Int>(their_stage), p = static_cast<Int>(their_rank);
+          const Outcome<std::vector<Wide<Int>>> back = other.list(u, p, self.group, t);
+          if (!back.ok() || !contains<Int>(back.value(), own)) {
+            return violated(said() + ", but " + request_text(other.lists, u, p, self.group, t) + " = " + render(back) +
+                            " does not list " + self.name + " rank " + render(own));
+          }
         }
-        const Int u = static_cast<Int>(r / Wide<Int>(P)), p = static_cast<Int>(r % Wide<Int>(P));
-        const Outcome<std::vector<Wide<Int>>> served = stage_served(u, p, g, t);
-        if (!served.ok()) return failed_on_valid(request_text("stage_served", u, p, g, t), served.failure());
-        if (!contains<Int>(served.value(), own)) {
-          return violated(said() + ", but " + request_text("stage_served", u, p, g, t) + " = " + render(served.value()) +
-                          " does not serve decode rank " + render(own));
-        }
-      }
-      return holds();
+        return holds();
+      });
     });
-  });
+  };
+  const Verdict asking = lists_back(decode_side, prefill_side);
   if (!asking.held()) return asking;
-  return walk_range(Int(0), Int(prefill.stages()), [&](const Int& u) {
-    return walk_range(Int(0), k.P1, [&](const Int& q) {
-      const Int p = static_cast<Int>(prefill_first + Wide<Int>(q));
-      const Outcome<std::vector<Wide<Int>>> served = stage_served(u, p, g, t);
-      if (!served.ok()) return failed_on_valid(request_text("stage_served", u, p, g, t), served.failure());
-      const auto said = [&] { return request_text("stage_served", u, p, g, t) + " = " + render(served.value()); };
-      if (served.value().empty() || !distinct<Int>(served.value())) return violated(said() + ": empty, or a rank twice");
-      const Wide<Int> own = Wide<Int>(u) * Wide<Int>(P) + Wide<Int>(p);
-      for (const Wide<Int>& r : served.value()) {
-        if (!in_group(r, Wide<Int>(D), decode.stages(), decode_first, k.D1)) {
-          return violated(said() + ": decode rank " + render(r) + " is not a rank of decode DP group " + render(g));
-        }
-        const Int s = static_cast<Int>(r / Wide<Int>(D)), d = static_cast<Int>(r % Wide<Int>(D));
-        const Outcome<std::vector<Wide<Int>>> asked = stage_window(s, d, c, t);
-        if (!asked.ok() || !contains<Int>(asked.value(), own)) {
-          return violated(said() + ", but " + request_text("stage_window", s, d, c, t) + " = " + render(asked) +
-                          " does not ask prefill rank " + render(own));
-        }
-      }
-      return holds();
-    });
-  });
+  return lists_back(prefill_side, decode_side);
 }
 
 TPCHECK_INVARIANT(StageWindowsAreDualAcrossStages, "§15.4", RoundTrip,
