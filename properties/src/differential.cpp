@@ -59,12 +59,6 @@ Verdict agrees(std::size_t op, const std::array<Narrow, kMaxArity>& args) {
   return violated(narrow_disagreement<Narrow>(op, used));
 }
 
-// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
-Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
-  *kinds = KindMask{1} << op;
-  return agrees(op, *arguments<std::int16_t>(op, values));
-}
-
 // A listed outcome (a window, a plan) costs its length in both models, up to
 // kMaxListed (2^20) elements; a list too long to list at all is compared as
 // is: its error is cheap. A plan longer than the walk's budget (the fuzzers)
@@ -120,6 +114,25 @@ __int128 listed_length(bool served, const std::array<std::int64_t, kMaxArity>& a
   return length;
 }
 
+// The operation compared for a stage window or fan-in: the list itself when
+// short, its spans (stage_*_spans, the same parameters) past kStageListed
+// ranks, or the walk's budget (the fuzzers). The list is its spans' ranks one
+// after the other, so the spans hold every value a listing could get wrong;
+// the listing is compared on the short ones. In every model type: a stage of
+// P = 32767 lists 32767 ranks (int16's edge, the sweep's).
+constexpr std::int64_t kStageListed = 64;
+
+std::size_t stage_list_affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
+  static const std::size_t stage_window_op = *operation_index("stage_window");
+  static const std::size_t stage_served_op = *operation_index("stage_served");
+  if (op != stage_window_op && op != stage_served_op) return op;
+  static const std::size_t window_spans_op = *operation_index("stage_window_spans");
+  static const std::size_t served_spans_op = *operation_index("stage_served_spans");
+  const std::int64_t longest = walks_every_element() ? kStageListed : current_walk().budget;
+  if (listed_length(op == stage_served_op, a) <= longest) return op;
+  return op == stage_window_op ? window_spans_op : served_spans_op;
+}
+
 // The operation compared for `op` on these arguments: past kMaxWalked
 // elements a list's length is compared instead (window_span,
 // plan_copy_count, which take the same parameters), so one case stays cheap.
@@ -130,17 +143,7 @@ __int128 listed_length(bool served, const std::array<std::int64_t, kMaxArity>& a
 std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
   static const std::size_t plan_op = *operation_index("plan");
   static const std::size_t window_op = *operation_index("window");
-  // A stage window or fan-in is listed from its spans, one per stage: a long
-  // one is compared by its spans (stage_*_spans take the same parameters).
-  static const std::size_t stage_window_op = *operation_index("stage_window");
-  static const std::size_t stage_served_op = *operation_index("stage_served");
-  if (op == stage_window_op || op == stage_served_op) {
-    static const std::size_t window_spans_op = *operation_index("stage_window_spans");
-    static const std::size_t served_spans_op = *operation_index("stage_served_spans");
-    const std::size_t spans_op = op == stage_window_op ? window_spans_op : served_spans_op;
-    const std::int64_t longest = walks_every_element() ? kMaxWalked : current_walk().budget;
-    return listed_length(op == stage_served_op, a) > longest ? spans_op : op;
-  }
+  if (const std::size_t stages = stage_list_affordable(op, a); stages != op) return stages;
   const auto longer_than = [](std::int64_t n, std::int64_t longest) { return n > longest && n <= kMaxListed; };
   if (op == plan_op && walks_every_element()) {
     const Outcome<std::int64_t> n = plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0);
@@ -152,6 +155,15 @@ std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>
     if (s.ok() && longer_than(s.value().end - s.value().first, longest)) return *operation_index("window_span");
   }
   return op;
+}
+
+// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
+Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
+  *kinds = KindMask{1} << op;
+  const std::array<std::int16_t, kMaxArity> args = *arguments<std::int16_t>(op, values);
+  std::array<std::int64_t, kMaxArity> wide{};
+  std::copy(args.begin(), args.end(), wide.begin());
+  return agrees(stage_list_affordable(op, wide), args);
 }
 
 // int64 against cpp_int, and int16 too where the values fit it; drawn in

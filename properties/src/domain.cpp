@@ -66,8 +66,9 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 
 Block flag(const char* name) { return make(BlockKind::Flag, 0, name); }
 
-Block with_narrow_edges(Block b) {
+Block with_narrow_edges(Block b, std::int64_t from) {
   b.narrow_edges = true;
+  b.narrow_edges_from = from;
   return b;
 }
 
@@ -182,7 +183,7 @@ I rank_bound(const Block& b, const I* values) {
 void narrow_edges_past(const Block& b, I max, std::vector<I>& out) {
   if (!b.narrow_edges) return;
   for (const I edge : kNarrowEdges) {
-    if (edge > max) out.push_back(edge);
+    if (edge > max && edge >= b.narrow_edges_from) out.push_back(edge);
   }
 }
 
@@ -454,7 +455,7 @@ std::string domain_text(const Domain& d) {
       out += std::string(", 1 under ") + b.flag_name;
     }
     if (b.given_name) out += std::string(", all only for a valid ") + b.given_name;
-    if (b.narrow_edges) out += ", and int16's edges";
+    if (b.narrow_edges) out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
     out += ")";
   }
   return out;

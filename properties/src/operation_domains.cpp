@@ -12,7 +12,8 @@ namespace {
 // The sweep's bounds for the operations of a TRT-LLM deployment (see domain_of).
 constexpr std::uint8_t kSplitLayers = 2;
 constexpr std::int64_t kStagedSweepCap = 3;
-constexpr std::int64_t kAdpSweepCap = 32;
+constexpr std::int64_t kAdpSweepCap = 16;
+constexpr std::int64_t kStagedEdgesFrom = 16384;
 
 OperationDomain domain_of(const OperationInfo& op) {
   const auto& params = op.params;
@@ -50,7 +51,12 @@ OperationDomain domain_of(const OperationInfo& op) {
       switch (p.role) {
         // The sweep runs the int16 model on these: sizes and head counts at
         // int16's overflow edges cross its guards whatever the bound.
-        case Role::Size: blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive))); break;
+        // With stage splits only the edges whose multiples pass int16: a
+        // stage's global ranks (u * P + ...) are the products to cross there;
+        // the smaller edges' squares are the plan operations' to cross.
+        case Role::Size:
+          blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive), splits ? kStagedEdgesFrom : 0));
+          break;
         case Role::DpSize: blocks.push_back(dom::dp_size(n, dom::Sizes::WithNonPositive)); break;
         case Role::Flag: blocks.push_back(dom::flag(n)); break;
         case Role::HeadCount:

@@ -162,7 +162,7 @@ Verdict stage_overlaps_partition_the_stages_layers(const Int& prefill_code, cons
 }
 
 TPCHECK_INVARIANT(StageOverlapsPartitionTheStagesLayers, "§15.4", PlanExactness,
-    domain(stage_split("prefill_layers", 8), stage_split("decode_layers", 8, Splits::Valid, "prefill_layers")),
+    domain(stage_split("prefill_layers", 6), stage_split("decode_layers", 6, Splits::Valid, "prefill_layers")),
     kinds(kind("one stage a side", [](const auto& p, const auto& d) { return stage_count(p) == 1 && stage_count(d) == 1; }),
           kind("more prefill stages", [](const auto& p, const auto& d) { return stage_count(p) > stage_count(d); }),
           kind("more decode stages", [](const auto& p, const auto& d) { return stage_count(p) < stage_count(d); }),
@@ -460,7 +460,7 @@ TPCHECK_INVARIANT(WholeBlockCopyOnlyBetweenEqualHeadsPerRank, "§15.4", HeadAlig
             return da != 0;
           }),
           kind("MLA", [](const auto&, const auto&, const auto& mla, const auto&...) { return mla != 0; })),
-    min_non_vacuous(1.0).size_cap(kWalkedSizeCap).sweep_bound(32, 32).proof(Proof::by_z3(
+    min_non_vacuous(1.0).size_cap(kWalkedSizeCap).sweep_bound(16, 32).proof(Proof::by_z3(
         "sizings P, D, H, mla loadable per DP group, either side under attention DP or not (T' = 1 or T), 0 <= d < "
         "D: a first copy whole on both sides means n(P') == n(D'); n(P') == n(D') means one copy, whole, case by "
         "case (the flags; one head a rank on both sides, or several; never several on one side and one on the "

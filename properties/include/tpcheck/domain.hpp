@@ -62,6 +62,7 @@ struct Block {
   // overflow boundaries are crossed whatever the bound. Random engines draw
   // every magnitude anyway.
   bool narrow_edges = false;
+  std::int64_t narrow_edges_from = 0;  // ... only the edges at or past this one
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
@@ -82,8 +83,10 @@ struct Block {
 // and int16's largest value.
 inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32767};
 
-// A block that also walks kNarrowEdges (see Block::narrow_edges).
-Block with_narrow_edges(Block b);
+// A block that also walks kNarrowEdges (see Block::narrow_edges), those at or
+// past `from` only when given (16384: the sizes whose multiples pass int16, where
+// a stage's global ranks do, without the ones whose squares do).
+Block with_narrow_edges(Block b, std::int64_t from = 0);
 
 // Builders for declarations (properties/src/*_invariants.cpp).
 Block size(const char* name, Sizes option = Sizes::Positive);
