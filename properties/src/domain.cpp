@@ -458,6 +458,9 @@ std::string domain_text(const Domain& d) {
     if (b.narrow_edges) out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
     out += ")";
   }
+  if (d.cap_tp_ > 0) {
+    out += "; swept up to sizes " + std::to_string(d.cap_tp_) + ", head counts " + std::to_string(d.cap_heads_);
+  }
   return out;
 }
 

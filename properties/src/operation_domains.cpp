@@ -101,7 +101,7 @@ OperationDomain domain_of(const OperationInfo& op) {
   // Stage splits and attention-DP flags multiply a sizing's cases: the sweep
   // walks them on small sizes (with int16's edges still), where every shape
   // of a stage overlap and every DP group already meets the arithmetic.
-  if (splits) {
+  if (splits && !sizes.empty()) {
     out.domain.sweep_cap(kStagedSweepCap, kStagedSweepCap);
   } else if (!adp.empty()) {
     out.domain.sweep_cap(kAdpSweepCap, kAdpSweepCap);

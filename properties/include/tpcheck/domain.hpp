@@ -149,6 +149,8 @@ class Domain {
   std::vector<bool> sizes_;
   std::vector<bool> flags_;
   std::int64_t cap_tp_ = 0, cap_heads_ = 0;  // 0: no cap
+
+  friend std::string domain_text(const Domain& d);
 };
 
 // At most this many values in one case (the widest operation, stage_plan, has eleven).
@@ -242,7 +244,8 @@ std::string describe(const Domain& d, const BigInt* values);
 // Value `position` of a case as describe() shows it.
 std::string value_text(const Domain& d, int position, const BigInt& value);
 
-// The domain's blocks as text: "pair(L, R: divisible), rank(r of L)".
+// The domain's blocks as text: "pair(L, R: divisible), rank(r of L)", and
+// the sweep's cap when it has one ("; swept up to sizes 6, head counts 6").
 std::string domain_text(const Domain& d);
 
 }  // namespace tpcheck::dom
