@@ -6,8 +6,10 @@
 #include "commands.hpp"
 #include "head_source.hpp"
 #include "options.hpp"
+#include "stage_source.hpp"
 #include "tpcheck/json.hpp"
 #include "tpcheck/preflight/matrix.hpp"
+#include "tpcheck/preflight/serving.hpp"
 #include "tpcheck/preflight/suggestions.hpp"
 #include "tpcheck/render.hpp"
 
@@ -17,13 +19,19 @@ namespace {
 constexpr const char* kCheckUsage =
     "usage: tpcheck check --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)\n"
     "                     [--connector NAME]... [--max-gpus N] [--dp-size N --base-port B]\n"
-    "                     [--prefill-hosts N] [--decode-hosts N] [--json]\n"
-    "  Says for each connector (moriio, nixl, mooncake, general; default all) whether it accepts the\n"
-    "  sizing, or the exact error it would raise, and where it rejects, the nearest sizings it\n"
-    "  accepts within --max-gpus GPUs (default twice P + D); with --dp-size/--base-port, whether\n"
+    "                     [--prefill-hosts N] [--decode-hosts N] [STAGES] [--json]\n"
+    "  STAGES: [--prefill-pp-layers a,b,... | --prefill-pp S] [--decode-pp-layers a,b,... | --decode-pp S]\n"
+    "          [--prefill-adp] [--decode-adp]\n"
+    "  Says for each connector (moriio, nixl, mooncake, sglang, trtllm, trtllm-v2, general; default all)\n"
+    "  whether it accepts the sizing, or the exact error it would raise, or, for a sizing it runs but\n"
+    "  cannot serve, what goes wrong in which ranks; where it rejects or misserves, the nearest sizings\n"
+    "  it serves within --max-gpus GPUs (default twice P + D); with --dp-size/--base-port, whether\n"
     "  every worker's port fits under 65535; with --*-hosts, whether the ranks spread over the hosts.\n"
-    "  --model-config reads the KV heads and MLA from a Hugging Face config.json.\n"
-    "  Exit 0 when every check accepts, 1 when one rejects, 2 on a usage error.\n";
+    "  STAGES describe a TensorRT-LLM deployment (trtllm, trtllm-v2; the default connectors then):\n"
+    "  the layers of each pipeline stage (--*-pp S splits the config's num_hidden_layers evenly) and\n"
+    "  attention DP (each rank a DP group holding every head).\n"
+    "  --model-config reads the KV heads, MLA and num_hidden_layers from a Hugging Face config.json.\n"
+    "  Exit 0 when every check accepts and serves, 1 when one rejects or misserves, 2 on a usage error.\n";
 
 // How many head counts the general rule's line lists.
 constexpr std::size_t kHeadCountsShown = 4;
@@ -33,20 +41,37 @@ struct Check {
   Outcome<None> outcome;
   std::optional<Connector> connector;  // a connector's sizing check (not ports or hosts)
   std::optional<Rejection> reason;
+  std::optional<Misservice> misserved;
   std::vector<preflight::Suggestion> suggestions;
+  bool fails() const { return !outcome.ok() || misserved; }
 };
 
-std::vector<Check> run_checks(const SizingOptions& o) {
+// The connectors checked: those named, or all; with stage flags (a TRT-LLM
+// deployment) those that model them. A named connector that does not model
+// the stage flags given is a usage error.
+std::variant<std::vector<Connector>, std::string> connectors_checked(const SizingOptions& o) {
+  if (!o.stages.any()) {
+    return o.connectors.empty() ? std::vector<Connector>(kConnectors.begin(), kConnectors.end()) : o.connectors;
+  }
+  if (o.connectors.empty()) return std::vector<Connector>{Connector::Trtllm, Connector::TrtllmV2};
+  for (const Connector c : o.connectors) {
+    if (!models_attention_dp(c)) {
+      return "pipeline stages and attention DP are modelled for trtllm and trtllm-v2 only, not for " +
+             std::string(connector_name(c));
+    }
+  }
+  return o.connectors;
+}
+
+std::vector<Check> run_checks(const SizingOptions& o, const std::vector<Connector>& connectors, AttentionDp adp) {
   std::vector<Check> checks;
-  const std::vector<Connector> connectors =
-      o.connectors.empty() ? std::vector<Connector>(kConnectors.begin(), kConnectors.end()) : o.connectors;
   for (const Connector c : connectors) {
-    SizingVerdict v = sizing_verdict(c, o.prefill_tp, o.decode_tp, o.kv_heads, o.mla);
-    checks.push_back({std::string(connector_name(c)), std::move(v.outcome), c, v.reason, {}});
+    SizingVerdict v = sizing_verdict(c, o.prefill_tp, o.decode_tp, o.kv_heads, o.mla, adp);
+    checks.push_back({std::string(connector_name(c)), std::move(v.outcome), c, v.reason, v.misserved, {}});
   }
   if (o.dp_size) {
-    checks.push_back({"prefill ports", port_range(*o.base_port, *o.dp_size, o.prefill_tp), {}, {}, {}});
-    checks.push_back({"decode ports", port_range(*o.base_port, *o.dp_size, o.decode_tp), {}, {}, {}});
+    checks.push_back({"prefill ports", port_range(*o.base_port, *o.dp_size, o.prefill_tp), {}, {}, {}, {}});
+    checks.push_back({"decode ports", port_range(*o.base_port, *o.dp_size, o.decode_tp), {}, {}, {}, {}});
   }
   // host_index fails the same way for every rank of an engine: ask for the last.
   const auto hosts_check = [](const BigInt& tp, const BigInt& hosts) -> Outcome<None> {
@@ -54,8 +79,8 @@ std::vector<Check> run_checks(const SizingOptions& o) {
     if (!last.ok()) return last.failure();
     return None{};
   };
-  if (o.prefill_hosts) checks.push_back({"prefill hosts", hosts_check(o.prefill_tp, *o.prefill_hosts), {}, {}, {}});
-  if (o.decode_hosts) checks.push_back({"decode hosts", hosts_check(o.decode_tp, *o.decode_hosts), {}, {}, {}});
+  if (o.prefill_hosts) checks.push_back({"prefill hosts", hosts_check(o.prefill_tp, *o.prefill_hosts), {}, {}, {}, {}});
+  if (o.decode_hosts) checks.push_back({"decode hosts", hosts_check(o.decode_tp, *o.decode_hosts), {}, {}, {}, {}});
   return checks;
 }
 
@@ -98,6 +123,23 @@ std::string head_counts_text(const std::vector<std::int64_t>& counts) {
   return out + "...";
 }
 
+// Which prefill stages each decode stage reads (at most kStagesShown lines).
+constexpr std::size_t kStagesShown = 16;
+
+std::string stage_lines(const Stages& s) {
+  std::string out;
+  for (std::size_t k = 0; k < s.decode.size() && k < kStagesShown; ++k) {
+    const BigInt stage = static_cast<std::int64_t>(k);
+    const LayerRange<BigInt> layers = stage_layer_range<BigInt>(PpSide::Decode, stage, s.decode).value();
+    const Span<BigInt> sources = overlapping_stages<BigInt>(PpSide::Decode, stage, s.prefill, s.decode).value();
+    out += "  decode stage " + render(stage) + " (layers [" + render(layers.first) + ", " + render(layers.end) +
+           ")) reads prefill stage" + (sources.end - sources.first == 1 ? " " : "s ") + render(sources.first) +
+           (sources.end - sources.first == 1 ? "" : " to " + render(BigInt(sources.end - 1))) + "\n";
+  }
+  if (s.decode.size() > kStagesShown) out += "  ...\n";
+  return out;
+}
+
 }  // namespace
 
 int check_command(const std::vector<std::string>& args) {
@@ -105,24 +147,45 @@ int check_command(const std::vector<std::string>& args) {
   std::optional<preflight::ModelConfig> model;
   if (const auto done = start_command("check", parsed, kCheckUsage, model)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);
+  const auto connectors = connectors_checked(o);
+  if (const auto* error = std::get_if<std::string>(&connectors)) {
+    std::cerr << "tpcheck check: " << *error << "\n";
+    return 2;
+  }
+  std::optional<Stages> stages;
+  if (o.stages.any()) {
+    auto resolved = resolve_stages(o.stages, o, model);
+    if (const auto* error = std::get_if<std::string>(&resolved)) {
+      std::cerr << "tpcheck check: " << *error << "\n";
+      return 2;
+    }
+    stages = std::get<Stages>(std::move(resolved));
+  }
+  const AttentionDp adp = stages ? stages->adp : AttentionDp{};
   // The options bound every size to kMaxOperatorSize: they fit int64.
   const std::int64_t P = static_cast<std::int64_t>(o.prefill_tp), D = static_cast<std::int64_t>(o.decode_tp),
                      H = static_cast<std::int64_t>(o.kv_heads);
   const std::int64_t max_gpus = o.max_gpus.value_or(2 * (P + D));
-  std::vector<Check> checks = run_checks(o);
-  std::size_t rejected = 0;
+  std::vector<Check> checks = run_checks(o, std::get<std::vector<Connector>>(connectors), adp);
+  std::size_t rejected = 0, misserved = 0;
   for (Check& c : checks) {
     rejected += c.outcome.ok() ? 0 : 1;
-    if (c.connector && !c.outcome.ok()) c.suggestions = preflight::suggest(*c.connector, P, D, H, o.mla, max_gpus);
+    misserved += c.misserved ? 1 : 0;
+    if (c.connector && c.fails()) c.suggestions = preflight::suggest(*c.connector, P, D, H, o.mla, max_gpus, adp);
   }
+  const auto misservice = [&](const Check& c) {
+    return preflight::misservice_text(*c.connector, *c.misserved, P, D, adp);
+  };
   // The general rule serves any P -> D for head counts both sides shard.
   const bool general_heads_fail = sizing_verdict<std::int64_t>(Connector::General, P, D, H, o.mla).reason ==
                                   Rejection::HeadsDoNotShard;
   const std::vector<std::int64_t> general_heads =
-      general_heads_fail ? preflight::head_counts_both_shard(P, D, kHeadCountsShown) : std::vector<std::int64_t>{};
+      general_heads_fail && !stages ? preflight::head_counts_both_shard(P, D, kHeadCountsShown)
+                                    : std::vector<std::int64_t>{};
+  const int status = rejected + misserved == 0 ? 0 : 1;
   if (o.json) {
-    std::cout << "{\"prefill_tp\": " << P << ", \"decode_tp\": " << D << ", " << heads_json_fields(o, model)
-              << ", \"max_gpus\": " << max_gpus << ", \"checks\": [";
+    std::cout << "{\"prefill_tp\": " << P << ", \"decode_tp\": " << D << ", " << heads_json_fields(o, model) << ", "
+              << stages_json_fields(stages) << ", \"max_gpus\": " << max_gpus << ", \"checks\": [";
     for (std::size_t i = 0; i < checks.size(); ++i) {
       const Check& c = checks[i];
       std::cout << (i ? ", " : "") << "{\"name\": " << json_string(c.name)
@@ -131,6 +194,10 @@ int check_command(const std::vector<std::string>& args) {
       if (c.connector) {
         std::cout << ", \"reason\": "
                   << (c.reason ? json_string(std::string(preflight::reason_name(*c.reason))) : std::string("null"))
+                  << ", \"misserved\": "
+                  << (c.misserved ? json_string(std::string(preflight::misservice_name(*c.misserved)))
+                                  : std::string("null"))
+                  << ", \"misservice\": " << (c.misserved ? json_string(misservice(c)) : std::string("null"))
                   << ", \"suggestions\": [";
         for (std::size_t k = 0; k < c.suggestions.size(); ++k) {
           std::cout << (k ? ", " : "") << suggestion_json(c.suggestions[k]);
@@ -147,31 +214,40 @@ int check_command(const std::vector<std::string>& args) {
       for (std::size_t i = 0; i < general_heads.size(); ++i) std::cout << (i ? ", " : "") << general_heads[i];
       std::cout << "]";
     }
-    std::cout << ", \"rejected\": " << rejected << "}\n";
-    return rejected == 0 ? 0 : 1;
+    std::cout << ", \"rejected\": " << rejected << ", \"misserved\": " << misserved << "}\n";
+    return status;
   }
   if (model) std::cout << model_config_line(o, *model) << "\n";
   std::cout << "sizing: prefill TP " << P << ", decode TP " << D << ", " << heads_text(o) << "\n";
+  if (stages && stages->pipeline) std::cout << "pipeline: " << pipeline_line(*stages) << "\n" << stage_lines(*stages);
+  if (stages) std::cout << "attention DP: " << attention_dp_text(*stages, o.prefill_tp, o.decode_tp) << "\n";
   bool any_suggested = false;
   for (const Check& c : checks) {
-    std::cout << "  " << c.name << ": "
-              << (c.outcome.ok() ? "accepts" : "rejects: " + failure_text(c.outcome.failure()))
-              << (c.reason == Rejection::NixlReplicaRule ? replica_rule_text(o) : "") << "\n";
-    any_suggested = any_suggested || (c.connector && !c.outcome.ok());
+    std::cout << "  " << c.name << ": ";
+    if (!c.outcome.ok()) {
+      std::cout << "rejects: " << failure_text(c.outcome.failure())
+                << (c.reason == Rejection::NixlReplicaRule ? replica_rule_text(o) : "");
+    } else if (c.misserved) {
+      std::cout << "runs it, but cannot serve it: " << misservice(c);
+    } else {
+      std::cout << "accepts";
+    }
+    std::cout << "\n";
+    any_suggested = any_suggested || (c.connector && c.fails());
   }
   if (any_suggested) {
-    std::cout << "nearest sizings each rejecting connector accepts (at most " << max_gpus
+    std::cout << "nearest sizings each rejecting or misserving connector serves (at most " << max_gpus
               << " GPUs; readers per prefill rank are the completions it waits for):\n";
     // Connectors with the same suggestions share one list.
     std::vector<bool> shown(checks.size(), false);
     for (std::size_t i = 0; i < checks.size(); ++i) {
       const Check& c = checks[i];
-      if (!c.connector || c.outcome.ok() || shown[i]) continue;
+      if (!c.connector || !c.fails() || shown[i]) continue;
       const bool guard_note = *c.connector == Connector::MoRIIO && !o.mla && H > 1;
       std::string names = c.name;
       for (std::size_t k = i + 1; k < checks.size() && !guard_note; ++k) {
         const Check& other = checks[k];
-        if (other.connector && !other.outcome.ok() && *other.connector != Connector::MoRIIO &&
+        if (other.connector && other.fails() && *other.connector != Connector::MoRIIO &&
             other.suggestions == c.suggestions) {
           names += ", " + other.name;
           shown[k] = true;
@@ -188,8 +264,9 @@ int check_command(const std::vector<std::string>& args) {
     std::cout << "general would serve " << P << " -> " << D << " for head counts both sides shard ("
               << head_counts_text(general_heads) << ") or MLA\n";
   }
-  std::cout << "check: " << checks.size() << " checks, " << rejected << " rejected\n";
-  return rejected == 0 ? 0 : 1;
+  std::cout << "check: " << checks.size() << " checks, " << rejected << " rejected"
+            << (misserved > 0 ? ", " + std::to_string(misserved) + " served wrongly" : "") << "\n";
+  return status;
 }
 
 }  // namespace tpcheck::cli

@@ -36,6 +36,7 @@ enum class Flag {
   Mla, KvHeads, ModelConfig, Connector, Svg,                 // the shared ones
   PrefillTp, DecodeTp, MaxGpus,                              // sizing, bounded
   DpSize, BasePort, PrefillHosts, DecodeHosts, DecodeRank, BytesPerHead,  // sizing, for the model
+  PrefillPpLayers, DecodePpLayers, PrefillPp, DecodePp, PrefillAdp, DecodeAdp,  // stages (check, plan, matrix's ADP)
 };
 
 Flag flag_named(std::string_view arg) {
@@ -51,12 +52,34 @@ Flag flag_named(std::string_view arg) {
       {"--dp-size", Flag::DpSize},     {"--base-port", Flag::BasePort},
       {"--prefill-hosts", Flag::PrefillHosts}, {"--decode-hosts", Flag::DecodeHosts},
       {"--decode-rank", Flag::DecodeRank},     {"--bytes-per-head", Flag::BytesPerHead},
+      {"--prefill-pp-layers", Flag::PrefillPpLayers}, {"--decode-pp-layers", Flag::DecodePpLayers},
+      {"--prefill-pp", Flag::PrefillPp},       {"--decode-pp", Flag::DecodePp},
+      {"--prefill-adp", Flag::PrefillAdp},     {"--decode-adp", Flag::DecodeAdp},
   };
   const auto found = kFlags.find(arg);
   return found == kFlags.end() ? Flag::Other : found->second;
 }
 
 }  // namespace
+
+std::variant<std::vector<std::int64_t>, OptionError> parse_layer_list(std::string_view flag, std::string_view text) {
+  std::vector<std::int64_t> counts;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    const std::string_view item = text.substr(from, comma == std::string_view::npos ? text.npos : comma - from);
+    std::int64_t value = 0;
+    const char* end = item.data() + item.size();
+    const auto [stop, error] = std::from_chars(item.data(), end, value);
+    if (item.empty() || error != std::errc() || stop != end || value < 0 || value > kMaxStageLayers) {
+      return OptionError(flag, " takes layer counts separated by commas, each a whole number from 0 to ",
+                         kMaxStageLayers, ", got '", text, "'");
+    }
+    counts.push_back(value);
+    if (comma == std::string_view::npos) return counts;
+    from = comma + 1;
+  }
+}
 
 std::variant<VerifyOptions, OptionError> parse_verify_options(Args args) {
   VerifyOptions options;
@@ -132,7 +155,10 @@ std::variant<Taken, OptionError> take_shared_flag(Args args, std::size_t& i, Fla
   const std::string_view value = args[++i];
   if (name == Flag::Connector) {
     const auto c = connector_named(value);
-    if (!c) return OptionError("unknown connector '", value, "' (expected moriio, nixl, mooncake or general)");
+    if (!c) {
+      return OptionError("unknown connector '", value,
+                         "' (expected moriio, nixl, mooncake, sglang, trtllm, trtllm-v2 or general)");
+    }
     f.connectors.push_back(*c);
     return Taken::Yes;
   }
@@ -152,6 +178,39 @@ std::variant<Taken, OptionError> take_shared_flag(Args args, std::size_t& i, Fla
     if (auto* error = std::get_if<OptionError>(&heads)) return std::move(*error);
     f.kv_heads = std::get<std::int64_t>(heads);
   }
+  return Taken::Yes;
+}
+
+// Takes args[i] (and its value, advancing i) when it is a stage flag (StageFlags).
+std::variant<Taken, OptionError> take_stage_flag(Args args, std::size_t& i, Flag name, StageFlags& f) {
+  const std::string_view flag = args[i];
+  switch (name) {
+    case Flag::PrefillAdp: f.prefill_adp = true; return Taken::Yes;
+    case Flag::DecodeAdp: f.decode_adp = true; return Taken::Yes;
+    case Flag::PrefillPpLayers:
+    case Flag::DecodePpLayers:
+    case Flag::PrefillPp:
+    case Flag::DecodePp: break;
+    default: return Taken::No;
+  }
+  if (i + 1 == args.size()) return needs_a_value(flag);
+  const bool prefill = name == Flag::PrefillPpLayers || name == Flag::PrefillPp;
+  auto& layers = prefill ? f.prefill_layers : f.decode_layers;
+  auto& pp = prefill ? f.prefill_pp : f.decode_pp;
+  if (layers || pp) {
+    if ((name == Flag::PrefillPpLayers || name == Flag::DecodePpLayers) == layers.has_value()) return given_twice(flag);
+    return OptionError("give at most one of ", prefill ? "--prefill-pp and --prefill-pp-layers" : "--decode-pp and --decode-pp-layers");
+  }
+  const std::string_view value = args[++i];
+  if (name == Flag::PrefillPpLayers || name == Flag::DecodePpLayers) {
+    auto parsed = parse_layer_list(flag, value);
+    if (auto* error = std::get_if<OptionError>(&parsed)) return std::move(*error);
+    layers = std::move(std::get<std::vector<std::int64_t>>(parsed));
+    return Taken::Yes;
+  }
+  auto stages = parse_bounded(flag, value, 1, kMaxStages);
+  if (auto* error = std::get_if<OptionError>(&stages)) return std::move(*error);
+  pp = std::get<std::int64_t>(stages);
   return Taken::Yes;
 }
 
@@ -183,6 +242,9 @@ std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand comm
     auto taken = take_shared_flag(args, i, name, check, !check, shared);
     if (auto* error = std::get_if<OptionError>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
+    auto staged = take_stage_flag(args, i, name, o.stages);
+    if (auto* error = std::get_if<OptionError>(&staged)) return std::move(*error);
+    if (std::get<Taken>(staged) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     std::optional<Bounded> b;
     std::optional<BigInt>* v = nullptr;
@@ -220,6 +282,11 @@ std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand comm
   if (!prefill || !decode) return OptionError("--prefill-tp and --decode-tp are required");
   if (auto error = finish_head_source(shared, o)) return std::move(*error);
   if (o.dp_size.has_value() != o.base_port.has_value()) return OptionError("--dp-size and --base-port go together");
+  if ((o.stages.prefill_pp || o.stages.decode_pp) && !o.model_config) {
+    return OptionError(o.stages.prefill_pp ? "--prefill-pp" : "--decode-pp",
+                       " splits the model's num_hidden_layers evenly: it needs --model-config (or give the layers with ",
+                       o.stages.prefill_pp ? "--prefill-pp-layers" : "--decode-pp-layers", ")");
+  }
   o.prefill_tp = *prefill;
   o.decode_tp = *decode;
   o.max_gpus = max_gpus;
@@ -236,6 +303,10 @@ std::variant<MatrixOptions, OptionError> parse_matrix_options(Args args) {
     if (auto* error = std::get_if<OptionError>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
     const std::string_view flag = args[i];
+    if (name == Flag::PrefillAdp || name == Flag::DecodeAdp) {
+      (name == Flag::PrefillAdp ? o.adp.prefill : o.adp.decode) = true;
+      continue;
+    }
     if (name != Flag::MaxTp) return unknown_option(flag);
     if (i + 1 == args.size()) return needs_a_value(flag);
     if (max_tp_given) return given_twice(flag);

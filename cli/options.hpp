@@ -55,9 +55,26 @@ struct HeadSource {
   std::optional<std::string> model_config;
 };
 
+// The largest layer count of one PP stage the operator commands and eval take.
+inline constexpr std::int64_t kMaxStageLayers = std::int64_t{1} << 16;
+
+// A TRT-LLM deployment's pipeline and attention-DP shape (SPEC §15.0, §15.4),
+// as check, plan and eval take it. The model validates the splits.
+struct StageFlags {
+  std::optional<std::vector<std::int64_t>> prefill_layers, decode_layers;  // --prefill-pp-layers a,b,...
+  std::optional<std::int64_t> prefill_pp, decode_pp;  // --prefill-pp S: the model's layers split evenly (check, plan)
+  bool prefill_adp = false, decode_adp = false;        // --prefill-adp, --decode-adp
+  bool any() const { return prefill_layers || decode_layers || prefill_pp || decode_pp || prefill_adp || decode_adp; }
+};
+
+// "a,b,...": layer counts, each a whole number in [0, kMaxStageLayers]
+// (a stage without layers is the model's to refuse), or why not.
+std::variant<std::vector<std::int64_t>, OptionError> parse_layer_list(std::string_view flag, std::string_view text);
+
 // A deployment's sizing, as `tpcheck check` and `tpcheck plan` take it.
 // Sizes are in [1, kMaxOperatorSize]; the model validates everything else.
 struct SizingOptions : HeadSource {
+  StageFlags stages;
   BigInt prefill_tp, decode_tp;
   std::vector<Connector> connectors;        // check: empty means all
   std::optional<BigInt> dp_size, base_port;  // check: ports
@@ -74,9 +91,11 @@ enum class SizingCommand { Check, Plan };
 
 // check: --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)
 //        [--connector NAME]... [--max-gpus N] [--dp-size N --base-port B]
-//        [--prefill-hosts N] [--decode-hosts N] [--json]
+//        [--prefill-hosts N] [--decode-hosts N] [STAGES] [--json]
 // plan:  --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)
-//        [--decode-rank d] [--bytes-per-head B] [--svg FILE] [--json]
+//        [--decode-rank d] [--bytes-per-head B] [--svg FILE] [STAGES] [--json]
+// STAGES: [--prefill-pp-layers a,b,... | --prefill-pp S] [--decode-pp-layers a,b,... | --decode-pp S]
+//         [--prefill-adp] [--decode-adp]; --*-pp S needs --model-config (its num_hidden_layers).
 std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand command, Args args);
 
 // The largest --max-tp of `tpcheck matrix` (a grid of max_tp^2 cells per connector).
@@ -84,6 +103,7 @@ inline constexpr std::int64_t kMaxMatrixTp = 128;
 
 struct MatrixOptions : HeadSource {
   std::int64_t max_tp = 16;
+  AttentionDp adp;  // --prefill-adp, --decode-adp: the TRT-LLM panels per DP group
   std::vector<Connector> connectors;  // empty means all
   std::optional<std::string> svg;
   bool json = false;
@@ -91,7 +111,7 @@ struct MatrixOptions : HeadSource {
 };
 
 // matrix: (--kv-heads H | --mla | --model-config FILE) [--max-tp N] [--connector NAME]...
-//         [--svg FILE] [--json]
+//         [--prefill-adp] [--decode-adp] [--svg FILE] [--json]
 std::variant<MatrixOptions, OptionError> parse_matrix_options(Args args);
 
 // A whole decimal number in [lo, hi], or why not (viewing `flag` and `text`).

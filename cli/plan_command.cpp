@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "head_source.hpp"
 #include "options.hpp"
+#include "stage_source.hpp"
 #include "tpcheck/preflight/output_file.hpp"
 #include "tpcheck/preflight/pictures.hpp"
 #include "tpcheck/json.hpp"
@@ -17,11 +18,16 @@ namespace {
 
 constexpr const char* kPlanUsage =
     "usage: tpcheck plan --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)\n"
-    "                    [--decode-rank d] [--bytes-per-head B] [--svg FILE] [--json]\n"
+    "                    [--decode-rank d] [--bytes-per-head B] [--svg FILE] [STAGES] [--json]\n"
+    "  STAGES: [--prefill-pp-layers a,b,... | --prefill-pp S] [--decode-pp-layers a,b,... | --decode-pp S]\n"
+    "          [--prefill-adp] [--decode-adp]\n"
     "  Prints each decode rank's copies (heads, source prefill rank, offsets in both pages, in\n"
     "  heads or with --bytes-per-head in bytes) and each prefill rank's readers. --svg draws the\n"
-    "  whole plan (a summary past 16 ranks a side). --model-config reads the KV heads and MLA\n"
-    "  from a Hugging Face config.json.\n"
+    "  whole plan (a summary past 16 ranks a side). With STAGES (a TensorRT-LLM deployment: the\n"
+    "  layers of each pipeline stage, attention DP), each decode rank of each stage, the layers of\n"
+    "  each copy and the prefill ranks as global ranks (stage * TP + TP rank), and for each prefill\n"
+    "  rank the decode ranks it serves; --decode-rank d picks TP rank d in every stage.\n"
+    "  --model-config reads the KV heads, MLA and num_hidden_layers from a Hugging Face config.json.\n"
     "  Exit 0 with a plan, 1 when the model rejects the sizing, 2 on a usage error.\n";
 
 constexpr std::int64_t kMaxRanksPrinted = 1024;
@@ -45,6 +51,104 @@ std::string json_copy(const Copy<BigInt>& c, const Span<BigInt>& source_page, co
          ", \"length\": " + render(BigInt((c.hi - c.lo) * u.unit)) + "}";
 }
 
+// The heads a rank of a side holds (all of them under attention DP).
+Span<BigInt> own_heads(const BigInt& rank, const BigInt& T, bool adp, const BigInt& heads_total) {
+  return adp ? Span<BigInt>{0, heads_total} : heads(rank, T, heads_total).value();
+}
+
+std::string global_rank_text(const BigInt& global, const BigInt& T) {
+  return render(global) + " (stage " + render(BigInt(global / T)) + ", TP rank " + render(BigInt(global % T)) + ")";
+}
+
+// `tpcheck plan` with pipeline stages or attention DP: the stage plan of
+// every decode rank of every stage for a request served by prefill DP group 0
+// and asked by decode DP group 0 (the others are these, shifted).
+int stage_plan_command(const SizingOptions& o, const std::optional<preflight::ModelConfig>& model, const Stages& st,
+                       const Layout& unit) {
+  const BigInt &P = o.prefill_tp, &D = o.decode_tp;
+  const Topology<BigInt> t{P, D, o.kv_heads, o.mla, st.prefill, st.decode, st.adp};
+  if (const auto first = stage_plan<BigInt>(0, o.decode_rank.value_or(0), 0, t); !first.ok()) {
+    std::cout << "plan: " << render(first.failure()) << "\n";
+    return 1;
+  }
+  const BigInt decode_stages = static_cast<std::int64_t>(st.decode.size()),
+               prefill_stages = static_cast<std::int64_t>(st.prefill.size());
+  if ((o.decode_rank ? decode_stages : decode_stages * D) > kMaxRanksPrinted) {
+    std::cerr << "tpcheck plan: " << render(decode_stages) << " decode stages of TP " << render(D)
+              << " have more ranks than plan prints (" << kMaxRanksPrinted << "); pick one with --decode-rank\n";
+    return 2;
+  }
+  const BigInt heads_total = o.mla ? BigInt(1) : o.kv_heads;
+  const BigInt P1 = st.adp.prefill ? BigInt(1) : P, D1 = st.adp.decode ? BigInt(1) : D;
+  std::string decode_text, decode_json;
+  for (BigInt s = 0; s < decode_stages; ++s) {
+    for (BigInt d = o.decode_rank.value_or(0); d < (o.decode_rank ? *o.decode_rank + 1 : D); ++d) {
+      const std::vector<StageCopy<BigInt>> copies = stage_plan<BigInt>(s, d, 0, t).value();
+      const LayerRange<BigInt> layers = stage_layer_range<BigInt>(PpSide::Decode, s, st.decode).value();
+      const Span<BigInt> own = own_heads(d % D1, D1, st.adp.decode, heads_total);
+      const std::string range = "[" + render(layers.first) + ", " + render(layers.end) + ")";
+      // Without stages given every rank holds every layer: the text leaves layers out.
+      const std::string of_layers = st.pipeline ? " of layers " + range : "";
+      decode_text += "decode rank " + global_rank_text(s * D + d, D) + " holds heads [" + render(own.first) + ", " +
+                     render(own.end) + ")" + of_layers + ":\n";
+      decode_json += std::string(decode_json.empty() ? "" : ", ") + "{\"rank\": " + render(BigInt(s * D + d)) +
+                     ", \"stage\": " + render(s) + ", \"tp_rank\": " + render(d) + ", \"heads\": [" +
+                     render(own.first) + ", " + render(own.end) + "], \"layers\": [" + render(layers.first) + ", " +
+                     render(layers.end) + "], \"copies\": [";
+      for (std::size_t i = 0; i < copies.size(); ++i) {
+        const StageCopy<BigInt>& c = copies[i];
+        const BigInt p = c.source % P;
+        const Span<BigInt> page = own_heads(p % P1, P1, st.adp.prefill, heads_total);
+        const BigInt from = (c.lo - page.first) * unit.unit, to = (c.lo - own.first) * unit.unit;
+        const BigInt length = (c.hi - c.lo) * unit.unit;
+        const std::string copy_layers =
+            st.pipeline ? " of layers [" + render(c.layers.first) + ", " + render(c.layers.end) + ")" : "";
+        decode_text += "  heads [" + render(c.lo) + ", " + render(c.hi) + ")" + copy_layers + " from prefill rank " +
+                       global_rank_text(c.source, P) + ": " +
+                       unit.name + " " + render(from) + ".." + render(BigInt(from + length)) + " of its page to " +
+                       unit.name + " " + render(to) + ".." + render(BigInt(to + length)) + " of this page\n";
+        decode_json += std::string(i ? ", " : "") + "{\"prefill_rank\": " + render(c.source) + ", \"stage\": " +
+                       render(BigInt(c.source / P)) + ", \"tp_rank\": " + render(p) + ", \"heads\": [" +
+                       render(c.lo) + ", " + render(c.hi) + "], \"layers\": [" + render(c.layers.first) + ", " +
+                       render(c.layers.end) + "], \"source_offset\": " + render(from) + ", \"dest_offset\": " +
+                       render(to) + ", \"length\": " + render(length) + "}";
+      }
+      decode_json += "]}";
+    }
+  }
+  std::string prefill_text, prefill_json;
+  if (prefill_stages * P <= kMaxRanksPrinted) {
+    for (BigInt u = 0; u < prefill_stages; ++u) {
+      for (BigInt p = 0; p < P; ++p) {
+        const Outcome<std::vector<BigInt>> served = stage_served<BigInt>(u, p, 0, t);
+        const std::string count = served.ok() ? std::to_string(served.value().size()) : render(served.failure());
+        prefill_text += "prefill rank " + global_rank_text(u * P + p, P) + ": serves " + count +
+                        (count == "1" ? " decode rank" : " decode ranks") + " (the requests it waits for)\n";
+        prefill_json += std::string(prefill_json.empty() ? "" : ", ") + "{\"rank\": " + render(BigInt(u * P + p)) +
+                        ", \"stage\": " + render(u) + ", \"tp_rank\": " + render(p) + ", \"serves\": " +
+                        (served.ok() ? count : json_string(count)) + "}";
+      }
+    }
+  }
+  const std::string request =
+      st.adp.prefill || st.adp.decode
+          ? "requests: each decode rank's own, served by prefill DP group 0; a prefill rank serves those of decode DP "
+            "group 0 (other groups' ranks are these, shifted by the group)\n"
+          : "";
+  if (o.json) {
+    std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", "
+              << heads_json_fields(o, model) << ", " << stages_json_fields(st) << ", \"unit\": \"" << unit.name
+              << "\", \"decode\": [" << decode_json << "], \"prefill\": [" << prefill_json << "]}\n";
+  } else {
+    if (model) std::cout << model_config_line(o, *model) << "\n";
+    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", " << heads_text(o) << "\n"
+              << (st.pipeline ? "pipeline: " + pipeline_line(st) + "\n" : "")
+              << "attention DP: " << attention_dp_text(st, P, D) << "\n"
+              << request << decode_text << prefill_text;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args) {
@@ -58,6 +162,19 @@ int plan_command(const std::vector<std::string>& args) {
     return 2;
   }
   const Layout unit = o.bytes_per_head ? Layout{*o.bytes_per_head, "bytes"} : Layout{1, "heads"};
+  if (o.stages.any()) {
+    if (o.svg) {
+      std::cerr << "tpcheck plan: --svg draws a tensor-parallel plan: it does not draw pipeline stages or "
+                   "attention DP (leave those out to draw the plan of one stage pair)\n";
+      return 2;
+    }
+    auto resolved = resolve_stages(o.stages, o, model);
+    if (const auto* error = std::get_if<std::string>(&resolved)) {
+      std::cerr << "tpcheck plan: " << *error << "\n";
+      return 2;
+    }
+    return stage_plan_command(o, model, std::get<Stages>(resolved), unit);
+  }
   // The model validates the sizing; rank 0 stands for every rank here.
   if (const auto first = plan(o.decode_rank.value_or(0), P, D, H, o.mla); !first.ok()) {
     std::cout << "plan: " << render(first.failure()) << "\n";

@@ -16,8 +16,13 @@
 //   4. parse_bounded on the first argument, for bounds decoded from the input
 //      tail, accepts exactly the plain decimal numbers ([-]digits) inside the
 //      bounds (tpcheck::parse_decimal is the independent reading), and
-//      returns that number;
-//   5. any disagreement aborts with the arguments and the result.
+//      returns that number; parse_layer_list on it accepts exactly the
+//      comma-separated plain decimals in [0, kMaxStageLayers], read so;
+//   5. check/plan's stage flags: an attention-DP flag exactly when given, a
+//      side's layer list (one of the arguments, each count in bounds) or its
+//      stage count (in [1, 4096], an argument, only with --model-config),
+//      never both; matrix's attention-DP flags exactly when given;
+//   6. any disagreement aborts with the arguments and the result.
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -137,6 +142,52 @@ void check_matrix_options(const Args& args) {
   if (o.max_tp != tpcheck::cli::MatrixOptions().max_tp && !is_argument(o.max_tp)) {
     fail(args, "took --max-tp " + std::to_string(o.max_tp) + ", which is not one of the arguments");
   }
+  if (o.adp.prefill != has(args, "--prefill-adp") || o.adp.decode != has(args, "--decode-adp")) {
+    fail(args, "matrix read an attention-DP flag otherwise than given");
+  }
+}
+
+// A layer list as an independent reading sees it: comma-separated plain
+// decimals (tpcheck::parse_decimal), or nothing when an item is not one.
+std::optional<std::vector<tpcheck::BigInt>> comma_decimals(std::string_view text) {
+  std::vector<tpcheck::BigInt> items;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    const std::string_view item = text.substr(from, comma == std::string_view::npos ? text.npos : comma - from);
+    const auto value = tpcheck::parse_decimal(item);
+    if (!plain_decimal(item) || !value) return std::nullopt;
+    items.push_back(*value);
+    if (comma == std::string_view::npos) return items;
+    from = comma + 1;
+  }
+}
+
+// The stage flags of check and plan: an ADP flag exactly when given; a side's
+// layers, or its stage count, not both; a stage count in [1, 4096] among the
+// arguments, and only with --model-config; a layer list one of the arguments,
+// read as comma-separated decimals, each in [0, kMaxStageLayers].
+void check_stage_flags(const Args& args, const tpcheck::cli::SizingOptions& o) {
+  const tpcheck::cli::StageFlags& f = o.stages;
+  if (f.prefill_adp != has(args, "--prefill-adp") || f.decode_adp != has(args, "--decode-adp")) {
+    fail(args, "an attention-DP flag read otherwise than given");
+  }
+  const auto side = [&](const auto& layers, const auto& pp, const char* name) {
+    if (layers && pp) fail(args, std::string(name) + ": both a layer list and a stage count");
+    if (pp && (*pp < 1 || *pp > tpcheck::kMaxStages || !is_argument(*pp) || !o.model_config)) {
+      fail(args, std::string(name) + ": took stage count " + std::to_string(*pp) + " out of bounds or without --model-config");
+    }
+    if (!layers) return;
+    for (const std::int64_t c : *layers) {
+      if (c < 0 || c > tpcheck::cli::kMaxStageLayers) fail(args, std::string(name) + ": a layer count out of bounds");
+    }
+    const std::vector<tpcheck::BigInt> taken(layers->begin(), layers->end());
+    if (std::none_of(args.begin(), args.end(), [&](std::string_view a) { return comma_decimals(a) == taken; })) {
+      fail(args, std::string(name) + ": took layers that are no argument");
+    }
+  };
+  side(f.prefill_layers, f.prefill_pp, "prefill");
+  side(f.decode_layers, f.decode_pp, "decode");
 }
 
 void check_sizing_options(const Args& args, tpcheck::cli::SizingCommand command) {
@@ -160,6 +211,26 @@ void check_sizing_options(const Args& args, tpcheck::cli::SizingCommand command)
       (!is_argument(*o.max_gpus) || *o.max_gpus < 2 || *o.max_gpus > 2 * tpcheck::cli::kMaxOperatorSize)) {
     fail(args, "took --max-gpus " + std::to_string(*o.max_gpus) + ", not an argument in bounds");
   }
+  check_stage_flags(args, o);
+}
+
+// parse_layer_list on an argument accepts exactly the comma-separated plain
+// decimals in [0, kMaxStageLayers] (tpcheck::parse_decimal is the independent
+// reading), and returns them.
+void check_layer_list(const Args& args) {
+  const std::string_view text = args.front();
+  const auto parsed = tpcheck::cli::parse_layer_list("--flag", text);
+  const auto items = comma_decimals(text);
+  const bool should_accept =
+      items && std::all_of(items->begin(), items->end(),
+                           [](const tpcheck::BigInt& v) { return v >= 0 && v <= tpcheck::cli::kMaxStageLayers; });
+  if (rejected(args, parsed)) {
+    if (should_accept) fail(args, "parse_layer_list rejected a layer list: " + text_of(std::get<tpcheck::cli::OptionError>(parsed)));
+    return;
+  }
+  if (!should_accept) fail(args, "parse_layer_list accepted '" + std::string(text) + "'");
+  const auto& got = std::get<std::vector<std::int64_t>>(parsed);
+  if (std::vector<tpcheck::BigInt>(got.begin(), got.end()) != *items) fail(args, "parse_layer_list misread '" + std::string(text) + "'");
 }
 
 void check_parse_bounded(const Args& args, std::int64_t lo, std::int64_t hi) {
@@ -204,5 +275,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_sizing_options(args, tpcheck::cli::SizingCommand::Plan);
   check_matrix_options(args);
   check_parse_bounded(args, std::min(a, b), std::max(a, b));
+  check_layer_list(args);
   return 0;
 }

@@ -4,8 +4,10 @@
 //   1. evaluate_line must return (never crash, hang or overflow), with a
 //      non-empty one-line text;
 //   2. independently, split the line on whitespace and decide whether it is a
-//      valid call: a known operation, its number of arguments, every argument
-//      a decimal integer tpcheck::parse_decimal accepts, MLA arguments 0 or 1;
+//      valid call: a known operation, its number of arguments (those eval's
+//      options do not give: a line has none, so each side is one stage of one
+//      layer without attention DP), every argument a decimal integer
+//      tpcheck::parse_decimal accepts, MLA arguments 0 or 1;
 //   3. a valid call must be accepted and its text must be the cpp_int model's
 //      outcome on the parsed integers (the int64 path, taken when they fit,
 //      must agree); an invalid one must be rejected with a usage error;
@@ -96,20 +98,34 @@ std::optional<std::size_t> named_operation(std::string_view word) {
   return std::nullopt;
 }
 
+// The value a line without eval options gives a parameter that comes from
+// them: each side one stage of one layer (the code of [1] is 2: tpcheck/stages.hpp),
+// no attention DP.
+tpcheck::BigInt option_default(const tpcheck::Param& p) {
+  return p.role == tpcheck::Role::StageSplit ? tpcheck::BigInt(2) : tpcheck::BigInt(0);
+}
+
 // Whether the line (split into o.words) is a valid call; if so, o holds it.
 bool valid_call(Oracle& o) {
   if (o.words.empty()) return false;
   const auto op = named_operation(o.words.front());
   if (!op) return false;
   const auto& params = tpcheck::operation_infos()[*op].params;
-  if (o.words.size() - 1 != params.size()) return false;
+  const auto positional = static_cast<std::size_t>(
+      std::count_if(params.begin(), params.end(), [](const tpcheck::Param& p) { return !tpcheck::from_eval_options(p); }));
+  if (o.words.size() - 1 != positional) return false;
   o.op = *op;
   o.args.resize(params.size());
-  for (std::size_t i = 1; i < o.words.size(); ++i) {
-    auto value = tpcheck::parse_decimal(o.words[i]);
+  std::size_t word = 1;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (tpcheck::from_eval_options(params[i])) {
+      o.args[i] = option_default(params[i]);
+      continue;
+    }
+    auto value = tpcheck::parse_decimal(o.words[word++]);
     if (!value) return false;
-    if (params[i - 1] == "MLA" && *value != 0 && *value != 1) return false;
-    o.args[i - 1] = std::move(*value);
+    if (params[i] == "MLA" && *value != 0 && *value != 1) return false;
+    o.args[i] = std::move(*value);
   }
   return true;
 }
@@ -132,6 +148,17 @@ bool too_long_in(const Oracle& o, const Int* a) {
   }
   if (name == "plan") {
     const auto count = tpcheck::plan_copy_count<Int>(a[0], a[1], a[2], a[3], a[4] != 0);
+    return count.ok() && slow_to_list(count.value());
+  }
+  // The stage operations without eval options: one stage a side, no
+  // attention DP, so their lists are the window's and the plan's.
+  if (name == "stage_window" || name == "stage_served") {
+    const bool decode = name == "stage_window";
+    const auto span = tpcheck::window_span<Int>(a[1], decode ? a[4] : a[3], decode ? a[3] : a[4]);
+    return span.ok() && slow_to_list(span.value().end - span.value().first);
+  }
+  if (name == "stage_plan") {
+    const auto count = tpcheck::plan_copy_count<Int>(a[1], a[3], a[4], a[5], a[6] != 0);
     return count.ok() && slow_to_list(count.value());
   }
   return false;

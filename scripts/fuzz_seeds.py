@@ -95,6 +95,11 @@ def eval_line_seeds():
         "most_digits": "tp_ratio 1 " + "1" * 4300,
         "sign_only": "host_index - 4 2",
         "window_too_long_to_list": "window 0 1 2000000",
+        "stage_plan": "stage_plan 0 3 0 2 4 8 0",
+        "stage_window_int16_past_edge": in_type("stage_window 0 32766 0 32767 32767", "int16"),
+        "stage_served_adp_arity": "stage_served 0 0 0 4 2 1",
+        "trtllm_accepts": "trtllm_accepts 3 2 1 0",
+        "sglang_targets_past_last": "sglang_target_ranks 5 4 6",
     }
 
 
@@ -134,6 +139,16 @@ def cli_options_seeds():
         "matrix_full": s(1, 8, "--kv-heads", "8", "--max-tp", "128", "--connector", "moriio", "--svg", "m.svg",
                          "--json"),
         "matrix_max_tp_past_bound": s(1, 8, "--mla", "--max-tp", "129"),
+        "matrix_attention_dp": s(1, 8, "--kv-heads", "1", "--prefill-adp", "--decode-adp", "--connector", "trtllm"),
+        "stages_layers": s(0, 65536, "--prefill-tp", "2", "--decode-tp", "4", "--kv-heads", "8",
+                           "--prefill-pp-layers", "16,16", "--decode-pp-layers", "8,8,8,008", "--decode-adp"),
+        "stages_even_split": s(1, 4096, "--prefill-tp", "2", "--decode-tp", "4", "--model-config", "c.json",
+                               "--prefill-pp", "2", "--decode-pp", "4096", "--prefill-adp"),
+        "stages_layer_list_bad": s(0, 65536, "--prefill-tp", "2", "--decode-tp", "4", "--mla",
+                                   "--prefill-pp-layers", "1,,2", "--decode-pp-layers", "-1,65537"),
+        "stages_list_and_count": s(1, 8, "--prefill-tp", "2", "--decode-tp", "4", "--mla",
+                                   "--prefill-pp-layers", "2", "--prefill-pp", "2"),
+        "stages_count_without_config": s(1, 8, "--prefill-tp", "2", "--decode-tp", "4", "--mla", "--decode-pp", "2"),
     }
 
 

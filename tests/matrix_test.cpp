@@ -22,16 +22,19 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
     for (const bool mla : {false, true}) {
       const Matrix m = build_matrix(kAll, 24, H, mla);
       for (const Panel& panel : m.panels) {
-        std::int64_t accepted = 0;
+        std::int64_t accepted = 0, misserved = 0;
         for (std::int64_t P = 1; P <= 24; ++P) {
           for (std::int64_t D = 1; D <= 24; ++D) {
-            const auto expected = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla).reason;
+            const SizingVerdict v = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla);
+            const Cell expected{v.reason, v.misserved};
             EXPECT_EQ(m.cell(panel, P, D), expected) << connector_name(panel.connector) << " " << P << ", " << D;
-            accepted += expected ? 0 : 1;
+            accepted += v.reason ? 0 : 1;
+            misserved += v.misserved ? 1 : 0;
             marks_met.insert(cell_kind(expected).mark);
           }
         }
         EXPECT_EQ(panel.accepted, accepted);
+        EXPECT_EQ(panel.misserved, misserved);
       }
     }
   }
@@ -39,6 +42,20 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
   std::set<char> legend;
   for (const CellKind& k : kCellKinds) legend.insert(k.mark);
   EXPECT_EQ(marks_met, legend);
+}
+
+// The legend shows "accepted" and the kinds the grid has, in the legend's order.
+TEST(Matrix, LegendShowsTheKindsTheGridHas) {
+  const auto marks = [](const Matrix& m) {
+    std::string out;
+    for (const CellKind* k : legend_of(m)) out += k->mark;
+    return out;
+  };
+  EXPECT_EQ(marks(build_matrix({Connector::Nixl}, 8, 8, false)), "+x");
+  EXPECT_EQ(marks(build_matrix({Connector::Nixl}, 8, 2, false)), "+.xr");
+  EXPECT_EQ(marks(build_matrix({Connector::SGLang, Connector::Trtllm, Connector::TrtllmV2}, 6, 1, false)), "+ptsn");
+  EXPECT_EQ(marks(build_matrix({Connector::Trtllm}, 4, 1, true)), "+m");  // no cell accepted: "+" still explains the others
+  EXPECT_EQ(marks(build_matrix(kAll, 24, 2, false)).size(), kCellKinds.size() - 1);  // every kind but MLA's
 }
 
 TEST(Matrix, TextGridReadsBackToTheCells) {

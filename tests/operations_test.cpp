@@ -61,29 +61,68 @@ TEST(Operations, NamesAndArgumentOrdersAsTheIssueLists) {
                         "single_source_plan d P D H MLA",
                         "readers p P D H MLA",
                         "single_readers p P D",
+                        "sglang_target_ranks d P D",
+                        "prefill_stages s PREFILL_PP_LAYERS DECODE_PP_LAYERS",
+                        "decode_stages u PREFILL_PP_LAYERS DECODE_PP_LAYERS",
+                        "stage_window s d c P D PREFILL_PP_LAYERS DECODE_PP_LAYERS PREFILL_ADP DECODE_ADP",
+                        "stage_window_spans s d c P D PREFILL_PP_LAYERS DECODE_PP_LAYERS PREFILL_ADP DECODE_ADP",
+                        "stage_served u p g P D PREFILL_PP_LAYERS DECODE_PP_LAYERS PREFILL_ADP DECODE_ADP",
+                        "stage_served_spans u p g P D PREFILL_PP_LAYERS DECODE_PP_LAYERS PREFILL_ADP DECODE_ADP",
+                        "stage_plan s d c P D H MLA PREFILL_PP_LAYERS DECODE_PP_LAYERS PREFILL_ADP DECODE_ADP",
+                        "duplicate_head_factors P D H MLA PREFILL_ADP DECODE_ADP",
+                        "whole_block_copy_allowed P D H MLA PREFILL_ADP DECODE_ADP",
                         "port_offset DP_RANK TP_RANK TP_SIZE",
                         "host_index q T HOSTS",
                         "port_range BASE DP_SIZE TP_SIZE",
                         "moriio_accepts P D H MLA",
                         "nixl_accepts P D H MLA",
                         "mooncake_accepts P D H MLA",
+                        "sglang_accepts P D H MLA",
+                        "trtllm_accepts P D H MLA PREFILL_ADP DECODE_ADP",
+                        "trtllm-v2_accepts P D H MLA PREFILL_ADP DECODE_ADP",
                         "general_accepts P D H MLA",
                     }));
+}
+
+// The parameters eval's options give: a TRT-LLM deployment's stage splits and
+// attention-DP flags, by name.
+TEST(Operations, StageSplitsAndAttentionDpComeFromEvalOptions) {
+  for (const OperationInfo& info : operation_infos()) {
+    for (const Param& p : info.params) {
+      const bool option = p.name.ends_with("_PP_LAYERS") || p.name.ends_with("_ADP");
+      EXPECT_EQ(from_eval_options(p), option) << info.name << " " << p.name;
+    }
+  }
 }
 
 // Every bounded parameter names a parameter of the right role, so an engine
 // can give a rank the values of its size.
 TEST(Operations, EveryBoundedParameterNamesItsBound) {
+  std::size_t splits_sharing_a_total = 0;
   for (const OperationInfo& info : operation_infos()) {
     for (const Param& p : info.params) {
-      const bool bounded = p.role == Role::Rank || p.role == Role::HeadIndex || p.role == Role::HostCount;
+      const bool bounded = p.role == Role::Rank || p.role == Role::HeadIndex || p.role == Role::HostCount ||
+                           p.role == Role::Stage || p.role == Role::DpGroup;
+      // A split may share the total of the split it names (the decode side's).
+      if (p.role == Role::StageSplit && p.of >= 0) {
+        ++splits_sharing_a_total;
+        EXPECT_EQ(info.params[static_cast<std::size_t>(p.of)].role, Role::StageSplit) << info.name;
+        EXPECT_LT(p.of, &p - info.params.data()) << info.name;
+        continue;
+      }
       EXPECT_EQ(bounded, p.of >= 0) << info.name << " " << p.name;
+      EXPECT_EQ(p.role == Role::DpGroup, p.given >= 0) << info.name << " " << p.name;
       if (!bounded) continue;
       ASSERT_LT(static_cast<std::size_t>(p.of), info.params.size()) << info.name << " " << p.name;
       const Role bound = info.params[static_cast<std::size_t>(p.of)].role;
-      EXPECT_EQ(bound, p.role == Role::HeadIndex ? Role::HeadCount : Role::Size) << info.name << " " << p.name;
+      const Role expected = p.role == Role::HeadIndex ? Role::HeadCount : p.role == Role::Stage ? Role::StageSplit : Role::Size;
+      EXPECT_EQ(bound, expected) << info.name << " " << p.name;
+      if (p.role == Role::DpGroup) {
+        EXPECT_EQ(info.params[static_cast<std::size_t>(p.given)].role, Role::AttentionDp) << info.name << " " << p.name;
+      }
     }
   }
+  EXPECT_GT(splits_sharing_a_total, 0u);
 }
 
 TEST(Operations, OperationIndexFindsEveryNameAndNothingElse) {
@@ -196,11 +235,14 @@ TEST(Operations, WrongArityIsAUsageErrorProjectText) {
 
 TEST(Operations, ArityOfEveryOperation) {
   for (const OperationInfo& info : operation_infos()) {
-    const std::vector<std::string> too_many(info.params.size() + 1, "1");
+    // The call's words are the parameters eval's options do not give.
+    const auto words = static_cast<std::size_t>(
+        std::count_if(info.params.begin(), info.params.end(), [](const Param& p) { return !from_eval_options(p); }));
+    const std::vector<std::string> too_many(words + 1, "1");
     EXPECT_FALSE(eval_words(info.name, too_many).ok) << info.name;
-    const std::vector<std::string> too_few(info.params.size() - 1, "1");
+    const std::vector<std::string> too_few(words - 1, "1");
     EXPECT_FALSE(eval_words(info.name, too_few).ok) << info.name;
-    const std::vector<std::string> exact(info.params.size(), "1");
+    const std::vector<std::string> exact(words, "1");
     EXPECT_TRUE(eval_words(info.name, exact).ok) << info.name;  // all ones: every operation has an outcome
   }
 }

@@ -25,7 +25,9 @@ TEST(Registry, HasEveryInvariantByItsSentenceName) {
       "PlanFollowsTheHeadByHeadRule", "PlanSourcesMatchNixlOnDivisiblePairs", "CountErrorsFireExactlyWhereDue",
       "ReadersEqualTheDecodeRanksThatCopy", "SingleReadersEqualTheMapsPreimages", "PortErrorsFireExactlyWhereDue",
       "PortOffsetsNeverCollide", "DecodeRankDialsItsMappedPeer", "PortRangeRejectsExactlyTheOverflowingDeployments",
-      "AcceptedSizingIsServedCorrectly", "NarrowModelsAgreeWithCppIntModel"};
+      "AcceptedSizingIsServedCorrectly", "NarrowModelsAgreeWithCppIntModel", "StageOverlapsPartitionTheStagesLayers",
+      "StageWindowsAreDualAcrossStages", "StagePlanCoversTheRanksLayersAndHeadsExactly",
+      "WholeBlockCopyOnlyBetweenEqualHeadsPerRank", "SglangAndTrtllmServeExactlyTheDivisibleSizings"};
   std::set<std::string> names;
   for (const inv::Entry& e : inv::registry()) EXPECT_TRUE(names.insert(e.name).second) << "two entries named " << e.name;
   EXPECT_EQ(names, expected);

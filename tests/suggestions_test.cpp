@@ -1,6 +1,6 @@
 // Suggestions when a connector rejects a sizing (preflight/suggestions.hpp):
 // the manual's example, and on every small sizing that each suggestion is
-// accepted, keeps what it says, is the nearest of its kind, and reports the
+// accepted and served, keeps what it says, is the nearest of its kind, and reports the
 // fan-in the model gives.
 #include <gtest/gtest.h>
 
@@ -22,8 +22,11 @@ Sizings sizings(const std::vector<Suggestion>& s) {
   return out;
 }
 
+// Accepted and served correctly: suggestions are sizings the connector serves
+// (SGLang and TRT-LLM's Python transceiver run sizings they cannot serve).
 bool accepts(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla) {
-  return sizing_accepted<std::int64_t>(c, P, D, H, mla).ok();
+  const SizingVerdict v = sizing_verdict<std::int64_t>(c, P, D, H, mla);
+  return v.outcome.ok() && !v.misserved;
 }
 
 // The manual's example (docs/sizing-a-deployment.md): 4 -> 6 with 8 KV heads.

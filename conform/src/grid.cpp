@@ -390,7 +390,7 @@ ParamSpec param_from_model_name(const std::string& name) {
       {"r", "L"}, {"p", "P"}, {"d", "D"}, {"q", "T"}, {"TP_RANK", "TP_SIZE"}};
   if (const auto it = size_of_rank.find(name); it != size_of_rank.end()) return {name, ParamKind::Rank, {it->second}};
   if (name == "H") return {name, ParamKind::HeadCount, {}};
-  if (name == "MLA") return {name, ParamKind::Flag, {}};
+  if (name == "MLA" || name == "PREFILL_ADP" || name == "DECODE_ADP") return {name, ParamKind::Flag, {}};
   return {name, ParamKind::Size, {}};
 }
 

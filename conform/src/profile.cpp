@@ -4,6 +4,8 @@
 // profile_sglang.cpp, profile_trtllm.cpp).
 #include "tpcheck/conform/profile.hpp"
 
+#include <algorithm>
+
 #include "tpcheck/operations.hpp"
 
 namespace tpcheck::conform {
@@ -186,6 +188,13 @@ bool reports_findings(Relation relation) {
 std::vector<Binding> adapter_bindings() {
   std::vector<Binding> out;
   for (const auto& info : operation_infos()) {
+    // An adapter's functions take integers: an operation over stage splits
+    // (a list per side) or stages and DP groups of them is not one of them.
+    if (std::any_of(info.params.begin(), info.params.end(), [](const Param& p) {
+          return p.role == Role::StageSplit || p.role == Role::Stage || p.role == Role::DpGroup;
+        })) {
+      continue;
+    }
     std::vector<std::string> params;
     std::vector<std::size_t> order;
     for (std::size_t k = 0; k < info.params.size(); ++k) {

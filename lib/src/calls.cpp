@@ -13,13 +13,14 @@
 
 #include "tpcheck/concat.hpp"
 #include "tpcheck/operations.hpp"
+#include "tpcheck/stages.hpp"
 #include "tpcheck/text_scan.hpp"
 
 namespace tpcheck {
 namespace {
 
 // No operation takes more arguments (checked when the table is first read).
-constexpr std::size_t kMaxArity = 8;
+constexpr std::size_t kMaxArity = 12;
 
 std::size_t checked_max_arity() {
   static const std::size_t arity = [] {
@@ -31,19 +32,54 @@ std::size_t checked_max_arity() {
   return arity;
 }
 
-// "OP PARAM...", for each operation, written once: an arity error views it.
-const std::string& usage_of(std::size_t op) {
+// The eval option that gives a parameter (from_eval_options), by its name.
+std::string_view option_of(const Param& p) {
+  if (p.name == "PREFILL_PP_LAYERS") return "--prefill-pp-layers";
+  if (p.name == "DECODE_PP_LAYERS") return "--decode-pp-layers";
+  if (p.name == "PREFILL_ADP") return "--prefill-adp";
+  if (p.name == "DECODE_ADP") return "--decode-adp";
+  throw std::logic_error("an eval option parameter without an option: " + std::string(p.name));
+}
+
+// How many of each operation's parameters are the call's words (the others
+// come from the eval options).
+std::size_t positional_count(std::size_t op) {
+  static const std::vector<std::size_t> counts = [] {
+    std::vector<std::size_t> c;
+    for (const OperationInfo& info : operation_infos()) {
+      c.push_back(static_cast<std::size_t>(
+          std::count_if(info.params.begin(), info.params.end(), [](const Param& p) { return !from_eval_options(p); })));
+    }
+    return c;
+  }();
+  return counts[op];
+}
+
+}  // namespace
+
+// Written once per operation: an arity error views it.
+const std::string& usage_line(std::size_t op) {
   static const std::vector<std::string> usages = [] {
     std::vector<std::string> u;
     for (const OperationInfo& info : operation_infos()) {
       std::string line(info.name);
-      for (const Param& p : info.params) line.append(" ").append(p.name);
+      for (const Param& p : info.params) {
+        if (!from_eval_options(p)) line.append(" ").append(p.name);
+      }
+      for (const Param& p : info.params) {
+        if (!from_eval_options(p)) continue;
+        line.append(" [").append(option_of(p));
+        if (p.role == Role::StageSplit) line.append(" C,C,...");
+        line.append("]");
+      }
       u.push_back(std::move(line));
     }
     return u;
   }();
   return usages[op];
 }
+
+namespace {
 
 // " is not a decimal integer of at most 4300 digits: '", written once.
 const std::string& not_a_decimal() {
@@ -62,27 +98,68 @@ struct ParsedCall {
   std::span<const BigInt> arguments() const { return {args.data(), count}; }
 };
 
-// Parses the call of `name` with `count` arguments, of which `args` holds
-// the first ones (all of them whenever `count` is the operation's arity: an
-// arity error names only the count), into `call`. The first argument that is
-// no number is named. The error views `name`, `args` and static text.
+// The value of an eval option parameter: a stage split's code (a side
+// without one is one stage of the other side's layers, or of one layer), or
+// an ADP flag.
+BigInt option_value(const Param& p, const StageOptions& stages) {
+  const auto one_stage_of = [](const std::optional<std::vector<BigInt>>& other) {
+    BigInt total = other ? BigInt(0) : BigInt(1);
+    if (other) {
+      for (const BigInt& c : *other) total += c;
+    }
+    return std::vector<BigInt>{total};
+  };
+  if (p.name == "PREFILL_PP_LAYERS") return code_of_split(stages.prefill_layers.value_or(one_stage_of(stages.decode_layers)));
+  if (p.name == "DECODE_PP_LAYERS") return code_of_split(stages.decode_layers.value_or(one_stage_of(stages.prefill_layers)));
+  if (p.name == "PREFILL_ADP") return stages.prefill_adp ? 1 : 0;
+  return stages.decode_adp ? 1 : 0;
+}
+
+// The eval options given that operation `op` does not read: the first, or nothing.
+std::optional<std::string_view> unread_option(std::size_t op, const StageOptions& stages) {
+  const auto& params = operation_infos()[op].params;
+  const auto reads = [&](std::string_view name) {
+    return std::any_of(params.begin(), params.end(), [&](const Param& p) { return p.name == name; });
+  };
+  if (stages.prefill_layers && !reads("PREFILL_PP_LAYERS")) return "--prefill-pp-layers";
+  if (stages.decode_layers && !reads("DECODE_PP_LAYERS")) return "--decode-pp-layers";
+  if (stages.prefill_adp && !reads("PREFILL_ADP")) return "--prefill-adp";
+  if (stages.decode_adp && !reads("DECODE_ADP")) return "--decode-adp";
+  return std::nullopt;
+}
+
+// Parses the call of `name` with `count` words, of which `args` holds the
+// first ones (all of them whenever `count` is the operation's number of
+// positional parameters: an arity error names only the count), into `call`;
+// the other parameters come from `stages`. The first argument that is no
+// number is named. The error views `name`, `args` and static text.
 std::optional<TextPieces> parse_words(std::string_view name, std::span<const std::string_view> args,
-                                      std::size_t count, ParsedCall& call) {
+                                      std::size_t count, ParsedCall& call, const StageOptions& stages) {
   checked_max_arity();  // call.args holds every operation's arguments
   const auto index = operation_index(name);
   if (!index) return TextPieces("unknown operation '", name, "'");
   const auto& params = operation_infos()[*index].params;
-  if (count != params.size()) {
-    return TextPieces("usage: ", usage_of(*index), " (", static_cast<std::int64_t>(params.size()),
-                       " arguments, got ", static_cast<std::int64_t>(count), ")");
+  const std::size_t positional = positional_count(*index);
+  if (count != positional) {
+    return TextPieces("usage: ", usage_line(*index), " (", static_cast<std::int64_t>(positional), " arguments, got ",
+                      static_cast<std::int64_t>(count), ")");
+  }
+  if (stages.any()) {
+    if (const auto unread = unread_option(*index, stages)) return TextPieces(name, " reads no ", *unread);
   }
   call.op = *index;
   call.count = params.size();
+  std::size_t word = 0;
   for (std::size_t i = 0; i < params.size(); ++i) {
-    auto value = parse_decimal(args[i]);
-    if (!value) return TextPieces("argument ", params[i].name, " of ", name, not_a_decimal(), args[i], "'");
+    if (from_eval_options(params[i])) {
+      call.args[i] = option_value(params[i], stages);
+      continue;
+    }
+    const std::string_view text = args[word++];
+    auto value = parse_decimal(text);
+    if (!value) return TextPieces("argument ", params[i].name, " of ", name, not_a_decimal(), text, "'");
     if (params[i].role == Role::Flag && *value != 0 && *value != 1) {
-      return TextPieces("argument ", params[i].name, " of ", name, " must be 0 or 1, got '", args[i], "'");
+      return TextPieces("argument ", params[i].name, " of ", name, " must be 0 or 1, got '", text, "'");
     }
     call.args[i] = std::move(*value);
   }
@@ -90,7 +167,7 @@ std::optional<TextPieces> parse_words(std::string_view name, std::span<const std
 }
 
 // Splits a line "OP ARG..." into its words and parses them into `call`.
-std::optional<TextPieces> parse_line(std::string_view line, ParsedCall& call) {
+std::optional<TextPieces> parse_line(std::string_view line, ParsedCall& call, const StageOptions& stages) {
   // The operation and as many arguments as any operation takes, plus one: a
   // longer line is an arity error, which needs only the number of words.
   std::string_view name;
@@ -113,7 +190,14 @@ std::optional<TextPieces> parse_line(std::string_view line, ParsedCall& call) {
   }
   if (words == 0) return TextPieces("empty line: expected OP ARGS...");
   return parse_words(name, std::span<const std::string_view>(kept.data(), std::min(words - 1, keep)), words - 1,
-                     call);
+                     call, stages);
+}
+
+// A stage split's code as eval's options write it: "2,1".
+std::string split_text(const BigInt& code) {
+  std::string out;
+  for (const BigInt& count : split_of_code(code)) out += (out.empty() ? "" : ",") + decimal(count);
+  return out;
 }
 
 // Runs the call in Int into `text`: its outcome, or which argument does not
@@ -127,10 +211,12 @@ bool run_in(const ParsedCall& call, std::string& text) {
     for (std::size_t i = 0; i < call.count; ++i) {
       const std::optional<Int> v = narrow_to<Int>(call.args[i]);
       if (!v) {
-        const std::string value = decimal(call.args[i]);
+        const Param& param = operation_infos()[call.op].params[i];
+        const bool split = param.role == Role::StageSplit;
+        const std::string value = split ? split_text(call.args[i]) : decimal(call.args[i]);
         text.clear();
-        TextPieces("argument ", operation_infos()[call.op].params[i].name, " = ", value, " does not fit in ",
-                    model_type_name<Int>())
+        TextPieces("argument ", param.name, " = ", value, " does not fit in ", model_type_name<Int>(),
+                   split ? ": a stage split takes a bit per layer and stage (--model cpp_int holds any)" : "")
             .append_to(text);
         return false;
       }
@@ -175,20 +261,21 @@ std::optional<ModelType> model_type_named(std::string_view name) {
 
 std::variant<Call, std::string> parse_call_line(std::string_view line) {
   ParsedCall call;
-  if (const auto parse_error = parse_line(line, call)) return parse_error->str();
+  if (const auto parse_error = parse_line(line, call, StageOptions{})) return parse_error->str();
   const std::span<const BigInt> args = call.arguments();
   return Call{call.op, {args.begin(), args.end()}};
 }
 
-bool evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type, std::string& text) {
+bool evaluate(std::string_view name, std::span<const std::string_view> args, ModelType type, std::string& text,
+              const StageOptions& stages) {
   ParsedCall call;
-  const auto parse_error = parse_words(name, args, args.size(), call);
+  const auto parse_error = parse_words(name, args, args.size(), call, stages);
   return run(parse_error, call, type, text);
 }
 
-bool evaluate_line(std::string_view line, ModelType type, std::string& text) {
+bool evaluate_line(std::string_view line, ModelType type, std::string& text, const StageOptions& stages) {
   ParsedCall call;
-  const auto parse_error = parse_line(line, call);
+  const auto parse_error = parse_line(line, call, stages);
   return run(parse_error, call, type, text);
 }
 

@@ -125,8 +125,8 @@ Failure guard_needs_replicated_heads(const Int& H, const Int& L, const Int& R) {
 
 // Project: a window or plan too long to list (kMaxListed): "{what}{rank} has
 // {count} elements, ...", `what` naming the list ("window of local_tp_rank ").
-template <class Int>
-Failure too_long_to_list(const char* what, const Int& rank, const Int& count, std::int64_t limit) {
+template <class Int, class Count>
+Failure too_long_to_list(const char* what, const Int& rank, const Count& count, std::int64_t limit) {
   return make(ErrorKind::ValueError, what, rank, " has ", count, " elements, more than the model lists (", limit,
               ")");
 }
@@ -174,6 +174,48 @@ Failure ranks_not_spread_over_hosts(const Int& T, const Int& n) {
 template <class Int, class Wide>
 Failure ports_exceed_range(const Int& base, const Wide& last) {
   return make(ErrorKind::ValueError, "ports ", base, "..", last, " exceed 65535");
+}
+
+// Project (SPEC §15.4): a side's stage split, named by its side ("prefill", "decode").
+inline Failure pp_layers_empty(const char* side) {
+  return make(ErrorKind::ValueError, side, " pp_layers must list at least one stage");
+}
+
+// Project: more stages than kMaxStages.
+inline Failure too_many_stages(const char* side, std::int64_t stages, std::int64_t limit) {
+  return make(ErrorKind::ValueError, side, " pp_layers lists ", stages, " stages, more than the model takes (", limit,
+              ")");
+}
+
+// Project: a stage without layers (an empty stage, or a negative count).
+template <class Int>
+Failure stage_without_layers(const char* side, std::int64_t stage, const Int& count) {
+  return make(ErrorKind::ValueError, side, " pp stage ", stage, " has ", count, " layers, must have at least one");
+}
+
+// Project (SPEC §15.4.1: both sides sum to the same layer count; TRT-LLM
+// checks that the layers taken from the peer's stages sum to its own).
+template <class Wide>
+Failure layer_totals_differ(const Wide& prefill_total, const Wide& decode_total) {
+  return make(ErrorKind::ValueError, "prefill pp stages hold ", prefill_total, " layers but decode pp stages hold ",
+              decode_total, ": both sides must hold the same layers");
+}
+
+// Project (SPEC §11, §15.3): TensorRT-LLM's C++ transceiver checks that the TP
+// size per attention-DP group is a power of two on both sides.
+template <class Int>
+Failure tp_per_group_not_power_of_two(const char* side, const Int& per_group) {
+  return make(ErrorKind::ValueError, side,
+              " tp_size per attention-DP group ", per_group,
+              " must be a power of two for TensorRT-LLM's C++ transceiver");
+}
+
+// Project (SPEC §11, §15.2): the C++ transceiver's CacheFormatter does not
+// serve MLA; MLACacheFormatter does, which the model does not cover.
+inline Failure trtllm_mla_not_covered() {
+  return make(ErrorKind::ValueError,
+              "TensorRT-LLM's C++ CacheFormatter does not serve MLA (MLACacheFormatter does, which this model does not "
+              "cover)");
 }
 
 }  // namespace tpcheck::msg

@@ -9,6 +9,7 @@
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
+#include "tpcheck/stages.hpp"
 
 namespace tpcheck {
 namespace {
@@ -27,6 +28,18 @@ Span<BigInt> lift(const Span<I>& s) {
 template <class I>
 Copy<BigInt> lift(const Copy<I>& c) {
   return {widen(c.p), widen(c.lo), widen(c.hi)};
+}
+template <class I>
+WideSpan<BigInt> lift(const WideSpan<I>& r) {
+  return {widen(r.first), widen(r.end)};
+}
+template <class I>
+StageCopy<BigInt> lift(const StageCopy<I>& c) {
+  return {widen(c.source), widen(c.lo), widen(c.hi), lift(c.layers)};
+}
+template <class I>
+DuplicateHeadFactors<BigInt> lift(const DuplicateHeadFactors<I>& f) {
+  return {widen(f.prefill), widen(f.decode)};
 }
 template <class V>
 auto lift(const std::vector<V>& items) {
@@ -55,10 +68,10 @@ struct Operation {
   std::function<bool(Args<std::int64_t>)> agree64;
 };
 
-// The cpp_int copy of narrow arguments (no operation has more than five).
+// The cpp_int copy of narrow arguments (no operation has more than twelve).
 template <class Narrow>
-std::array<BigInt, 5> widened(Args<Narrow> a) {
-  std::array<BigInt, 5> big;
+std::array<BigInt, 12> widened(Args<Narrow> a) {
+  std::array<BigInt, 12> big;
   for (std::size_t i = 0; i < a.size(); ++i) big[i] = widen(a[i]);
   return big;
 }
@@ -66,7 +79,7 @@ std::array<BigInt, 5> widened(Args<Narrow> a) {
 template <class Narrow, class Body>
 bool agrees(const Body& body, Args<Narrow> a) {
   const auto narrow_outcome = as_outcome(body(a));
-  const std::array<BigInt, 5> big = widened(a);
+  const std::array<BigInt, 12> big = widened(a);
   const auto wide_outcome = as_outcome(body(Args<BigInt>(big.data(), a.size())));
   if (narrow_outcome.ok() != wide_outcome.ok()) return false;
   return narrow_outcome.ok() ? lift(narrow_outcome.value()) == wide_outcome.value()
@@ -94,6 +107,49 @@ Param mla() { return {"MLA", Role::Flag}; }
 
 // (P, D, H, MLA): a deployment's sizing.
 std::vector<Param> sizing_params() { return {size("P"), size("D"), heads_param(), mla()}; }
+
+// A TRT-LLM deployment's stage splits and attention-DP flags (eval's options):
+// the parameters after the `first` positional ones.
+std::vector<Param> with_splits(std::vector<Param> params) {
+  const int at = static_cast<int>(params.size());
+  params.push_back({"PREFILL_PP_LAYERS", Role::StageSplit});
+  params.push_back({"DECODE_PP_LAYERS", Role::StageSplit, at});
+  return params;
+}
+std::vector<Param> with_adp(std::vector<Param> params) {
+  params.push_back({"PREFILL_ADP", Role::AttentionDp});
+  params.push_back({"DECODE_ADP", Role::AttentionDp});
+  return params;
+}
+std::vector<Param> with_stages(std::vector<Param> params) { return with_adp(with_splits(std::move(params))); }
+
+// A stage split's layer counts from its code, in the call's integer type.
+template <class Int>
+std::vector<Int> split(const Int& code) {
+  return split_of_code<Int>(code);
+}
+
+// overlapping_stages(side, a[0], splits a[1] and a[2]).
+template <class A>
+auto stages_of(PpSide side, const A& a) {
+  using Int = std::remove_cvref_t<decltype(a[0])>;
+  const std::vector<Int> prefill = split(a[1]), decode = split(a[2]);
+  return overlapping_stages<Int>(side, a[0], prefill, decode);
+}
+
+// The topology of a call with_stages: P, D, H and MLA at these positions,
+// the splits and flags after `first` (H 1 and no MLA when the call has none).
+template <class A>
+auto topology(const A& a, int P, int D, int H, int mla, std::size_t first) {
+  using Int = std::remove_cvref_t<decltype(a[0])>;
+  return Topology<Int>{a[P], a[D], H < 0 ? Int(1) : a[H], mla >= 0 && a[mla] != 0, split(a[first]),
+                       split(a[first + 1]), AttentionDp{a[first + 2] != 0, a[first + 3] != 0}};
+}
+
+template <class A>
+AttentionDp adp_of(const A& a, std::size_t first) {
+  return {a[first] != 0, a[first + 1] != 0};
+}
 
 const std::vector<Operation>& table() {
   static const std::vector<Operation> ops = [] {
@@ -127,6 +183,54 @@ const std::vector<Operation>& table() {
                    [](const auto& a) { return readers(a[0], a[1], a[2], a[3], a[4] != 0); }));
     t.push_back(op("single_readers", {rank_of("p", 1), size("P"), size("D")},
                    [](const auto& a) { return single_readers(a[0], a[1], a[2]); }));
+    // §14.1
+    t.push_back(op("sglang_target_ranks", {rank_of("d", 2), size("P"), size("D")},
+                   [](const auto& a) { return sglang_target_ranks(a[0], a[1], a[2]); }));
+    // §15.0, §15.4: the stage operations read PREFILL_PP_LAYERS, DECODE_PP_LAYERS,
+    // PREFILL_ADP, DECODE_ADP after their positional parameters.
+    // stages(s, prefill) of a decode stage s, and stages(u, decode) of a prefill stage u.
+    t.push_back(op("prefill_stages", with_splits({{"s", Role::Stage, 2}}),
+                   [](const auto& a) { return stages_of(PpSide::Decode, a); }));
+    t.push_back(op("decode_stages", with_splits({{"u", Role::Stage, 1}}),
+                   [](const auto& a) { return stages_of(PpSide::Prefill, a); }));
+    const auto request_params = [](const char* stage, int stage_of, const char* rank, int rank_of_index,
+                                   const char* group, int group_of, int group_given) {
+      return std::vector<Param>{{stage, Role::Stage, stage_of}, {rank, Role::Rank, rank_of_index},
+                                {group, Role::DpGroup, group_of, group_given}};
+    };
+    // (s, d, c, P, D, PREFILL_PP_LAYERS = 5, DECODE_PP_LAYERS = 6, PREFILL_ADP = 7, DECODE_ADP = 8)
+    {
+      std::vector<Param> p = request_params("s", 6, "d", 4, "c", 3, 7);
+      p.insert(p.end(), {size("P"), size("D")});
+      t.push_back(op("stage_window", with_stages(p),
+                     [](const auto& a) { return stage_window(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5)); }));
+      t.push_back(op("stage_window_spans", with_stages(p), [](const auto& a) {
+        return stage_window_spans(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5));
+      }));
+    }
+    // (u, p, g, P, D, ... PREFILL_PP_LAYERS = 5, DECODE_ADP = 8)
+    {
+      std::vector<Param> p = request_params("u", 5, "p", 3, "g", 4, 8);
+      p.insert(p.end(), {size("P"), size("D")});
+      t.push_back(op("stage_served", with_stages(p),
+                     [](const auto& a) { return stage_served(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5)); }));
+      t.push_back(op("stage_served_spans", with_stages(p), [](const auto& a) {
+        return stage_served_spans(a[0], a[1], a[2], topology(a, 3, 4, -1, -1, 5));
+      }));
+    }
+    // (s, d, c, P, D, H, MLA, PREFILL_PP_LAYERS = 7, DECODE_PP_LAYERS = 8, PREFILL_ADP = 9, DECODE_ADP = 10)
+    {
+      std::vector<Param> p = request_params("s", 8, "d", 4, "c", 3, 9);
+      p.insert(p.end(), {size("P"), size("D"), heads_param(), mla()});
+      t.push_back(op("stage_plan", with_stages(p),
+                     [](const auto& a) { return stage_plan(a[0], a[1], a[2], topology(a, 3, 4, 5, 6, 7)); }));
+    }
+    t.push_back(op("duplicate_head_factors", with_adp(sizing_params()), [](const auto& a) {
+      return duplicate_head_factors(a[0], a[1], a[2], a[3] != 0, adp_of(a, 4));
+    }));
+    t.push_back(op("whole_block_copy_allowed", with_adp(sizing_params()), [](const auto& a) {
+      return whole_block_copy_allowed(a[0], a[1], a[2], a[3] != 0, adp_of(a, 4));
+    }));
     // §8
     t.push_back(op("port_offset", {{"DP_RANK", Role::DpRank}, rank_of("TP_RANK", 2), size("TP_SIZE")},
                    [](const auto& a) { return port_offset(a[0], a[1], a[2]); }));
@@ -140,10 +244,17 @@ const std::vector<Operation>& table() {
       for (std::size_t i = 0; i < kConnectors.size(); ++i) n[i] = std::string(connector_name(kConnectors[i])) + "_accepts";
       return n;
     }();
+    // TRT-LLM's transceivers read attention DP too (PREFILL_ADP, DECODE_ADP).
     for (std::size_t i = 0; i < kConnectors.size(); ++i) {
       const Connector c = kConnectors[i];
-      t.push_back(op(names[i], sizing_params(),
-                     [c](const auto& a) { return sizing_accepted(c, a[0], a[1], a[2], a[3] != 0); }));
+      if (models_attention_dp(c)) {
+        t.push_back(op(names[i], with_adp(sizing_params()), [c](const auto& a) {
+          return sizing_accepted(c, a[0], a[1], a[2], a[3] != 0, adp_of(a, 4));
+        }));
+      } else {
+        t.push_back(op(names[i], sizing_params(),
+                       [c](const auto& a) { return sizing_accepted(c, a[0], a[1], a[2], a[3] != 0); }));
+      }
     }
     return t;
   }();

@@ -21,8 +21,10 @@ void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, i
   const int n = static_cast<int>(m.max_tp);
   const int gx = x0 + kLabelLeft, gy = y0 + kPanelTop;
   const std::string name(connector_name(panel.connector));
-  svg.text(x0, y0 + 16, name + ": " + std::to_string(panel.accepted) + " of " + std::to_string(n * n) + " accepted", 15,
-           Anchor::Start, true);
+  svg.text(x0, y0 + 16,
+           name + ": " + std::to_string(panel.accepted) + " of " + std::to_string(n * n) + " accepted" +
+               (panel.misserved > 0 ? ", " + std::to_string(panel.misserved) + " served wrongly" : ""),
+           15, Anchor::Start, true);
   svg.text(gx - 6, gy - 6, "P\\D", 11, Anchor::End, false, "#555555");
   const int step = label_step(n);
   for (int v = 1; v <= n; ++v) {
@@ -34,10 +36,10 @@ void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, i
   // Equal neighbours in a row are one rectangle; the grid lines separate them.
   for (int P = 1; P <= n; ++P) {
     for (int D = 1; D <= n;) {
-      const auto& reason = m.cell(panel, P, D);
+      const Cell& here = m.cell(panel, P, D);
       int run = 1;
-      while (D + run <= n && m.cell(panel, P, D + run) == reason) ++run;
-      svg.rect(gx + (D - 1) * cell, gy + (P - 1) * cell, run * cell, cell, cell_kind(reason).colour);
+      while (D + run <= n && m.cell(panel, P, D + run) == here) ++run;
+      svg.rect(gx + (D - 1) * cell, gy + (P - 1) * cell, run * cell, cell, cell_kind(here).colour);
       D += run;
     }
   }
@@ -61,7 +63,8 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
   const int columns = std::min(2, std::max(1, panels)), rows = (panels + 1) / 2;
   const int width = std::max(kMinWidth, 2 * kMargin + columns * panel_w);
   const int legend_y = kHeader + rows * panel_h + 8;
-  const int height = legend_y + static_cast<int>(kCellKinds.size()) * kLegendRow + kMargin;
+  const std::vector<const CellKind*> legend = legend_of(m);
+  const int height = legend_y + static_cast<int>(legend.size()) * kLegendRow + kMargin;
   const std::string title = "Which prefill/decode TP sizes each connector accepts: " + heads;
   Svg svg(width, height, title);
   svg.text(kMargin, 26, title, 17, Anchor::Start, true);
@@ -73,10 +76,10 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
     draw_panel(svg, m, m.panels[static_cast<std::size_t>(i)], kMargin + (i % 2) * panel_w, kHeader + (i / 2) * panel_h,
                cell);
   }
-  for (std::size_t i = 0; i < kCellKinds.size(); ++i) {
+  for (std::size_t i = 0; i < legend.size(); ++i) {
     const int y = legend_y + static_cast<int>(i) * kLegendRow;
-    svg.rect(kMargin, y, 14, 14, kCellKinds[i].colour, "#444444");
-    svg.text(kMargin + 22, y + 12, std::string(1, kCellKinds[i].mark) + "  " + std::string(kCellKinds[i].meaning), 13);
+    svg.rect(kMargin, y, 14, 14, legend[i]->colour, "#444444");
+    svg.text(kMargin + 22, y + 12, std::string(1, legend[i]->mark) + "  " + std::string(legend[i]->meaning), 13);
   }
   return svg.finish();
 }

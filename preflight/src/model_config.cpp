@@ -72,8 +72,35 @@ bool is_one_of(const std::string& s, std::initializer_list<const char*> names) {
   return false;
 }
 
+// The layer count, read from the model's keys (the nested text_config where
+// there is one) under the names Hugging Face maps to num_hidden_layers.
+std::variant<ModelConfig, std::string> with_layers(std::variant<ModelConfig, std::string> decided_config,
+                                                   const Json& text, const std::string& prefix, std::int64_t max) {
+  if (auto* config = std::get_if<ModelConfig>(&decided_config)) {
+    for (const char* key : {"num_hidden_layers", "n_layer", "n_layers", "num_layers"}) {
+      const Json* v = member(text, key);
+      if (v == nullptr) continue;
+      const auto found = count_of(*v, prefix + key, max);
+      if (const auto* error = std::get_if<std::string>(&found)) return *error;
+      config->layers = std::get<Found>(found).count;
+      config->layers_key = prefix + key;
+      break;
+    }
+  }
+  return decided_config;
+}
+
+std::variant<ModelConfig, std::string> decide_heads(const Json& root, std::int64_t max_heads);
+
 std::variant<ModelConfig, std::string> decide(const Json& root, std::int64_t max_heads) {
   if (!root.is_object()) return "not a JSON object";
+  const Json* nested = member(root, "text_config");
+  const bool text_config = nested != nullptr && nested->is_object();
+  return with_layers(decide_heads(root, max_heads), text_config ? *nested : root, text_config ? "text_config." : "",
+                     max_heads);
+}
+
+std::variant<ModelConfig, std::string> decide_heads(const Json& root, std::int64_t max_heads) {
   const Json* text = &root;
   std::string prefix;
   if (const Json* nested = member(root, "text_config")) {

@@ -27,25 +27,28 @@ void widen(CountRange& r, std::int64_t v, bool first) {
   r.hi = first ? v : std::max(r.hi, v);
 }
 
-bool accepts(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla) {
-  return sizing_accepted<std::int64_t>(c, P, D, H, mla).ok();
-}
-
 // The nearest accepted sizing on one side of the current one, moving `step`
 // (+1 or -1) at a time: `at(k)` is the k-th sizing from the current one, or
 // nothing once past the budget or below size 1.
 template <class At>
-std::optional<std::pair<std::int64_t, std::int64_t>> nearest(Connector c, std::int64_t H, bool mla, At at) {
+std::optional<std::pair<std::int64_t, std::int64_t>> nearest(Connector c, std::int64_t H, bool mla, AttentionDp adp,
+                                                              At at) {
   for (std::int64_t k = 1;; ++k) {
     const auto sizing = at(k);
     if (!sizing) return std::nullopt;
-    if (accepts(c, sizing->first, sizing->second, H, mla)) return sizing;
+    if (serves(c, sizing->first, sizing->second, H, mla, adp)) return sizing;
   }
 }
 
 }  // namespace
 
-FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla) {
+bool serves(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla, AttentionDp adp) {
+  const SizingVerdict v = sizing_verdict<std::int64_t>(c, P, D, H, mla, adp);
+  return v.outcome.ok() && !v.misserved;
+}
+
+FanIn fan_in(Connector c, std::int64_t P_all, std::int64_t D_all, std::int64_t H, bool mla, AttentionDp adp) {
+  const std::int64_t P = adp.prefill ? 1 : P_all, D = adp.decode ? 1 : D_all;
   FanIn f;
   for (std::int64_t p = 0; p < P; ++p) {
     const Outcome<std::int64_t> n = c == Connector::MoRIIO ? single_readers<std::int64_t>(p, P, D)
@@ -60,7 +63,7 @@ FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool m
 }
 
 std::vector<Suggestion> suggest(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla,
-                                std::int64_t max_gpus) {
+                                std::int64_t max_gpus, AttentionDp adp) {
   using Sizing = std::optional<std::pair<std::int64_t, std::int64_t>>;
   const auto within = [&](std::int64_t p, std::int64_t d) -> Sizing {
     if (p < 1 || d < 1 || p + d > max_gpus) return std::nullopt;
@@ -68,18 +71,18 @@ std::vector<Suggestion> suggest(Connector c, std::int64_t P, std::int64_t D, std
   };
   std::vector<std::pair<Keeps, Sizing>> found;
   for (const std::int64_t step : {-1, 1}) {
-    found.emplace_back(Keeps::Prefill, nearest(c, H, mla, [&](std::int64_t k) { return within(P, D + step * k); }));
-    found.emplace_back(Keeps::Decode, nearest(c, H, mla, [&](std::int64_t k) { return within(P + step * k, D); }));
+    found.emplace_back(Keeps::Prefill, nearest(c, H, mla, adp, [&](std::int64_t k) { return within(P, D + step * k); }));
+    found.emplace_back(Keeps::Decode, nearest(c, H, mla, adp, [&](std::int64_t k) { return within(P + step * k, D); }));
     if (P + D <= max_gpus) {
       found.emplace_back(Keeps::Total,
-                         nearest(c, H, mla, [&](std::int64_t k) { return within(P + step * k, D - step * k); }));
+                         nearest(c, H, mla, adp, [&](std::int64_t k) { return within(P + step * k, D - step * k); }));
     }
   }
   std::vector<Suggestion> out;
   for (const auto& [keeps, sizing] : found) {
     if (!sizing) continue;
     const auto [p, d] = *sizing;
-    out.push_back({p, d, keeps, std::llabs(p - P) + std::llabs(d - D), fan_in(c, p, d, H, mla)});
+    out.push_back({p, d, keeps, std::llabs(p - P) + std::llabs(d - D), fan_in(c, p, d, H, mla, adp)});
   }
   std::sort(out.begin(), out.end(), [](const Suggestion& a, const Suggestion& b) {
     return std::tuple(a.change, a.keeps, a.prefill_tp + a.decode_tp, a.prefill_tp) <

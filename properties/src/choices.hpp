@@ -16,6 +16,7 @@
 #include <boost/multiprecision/integer.hpp>
 
 #include "tpcheck/domain.hpp"
+#include "tpcheck/stages.hpp"
 
 namespace tpcheck::dom::choices {
 
@@ -140,9 +141,40 @@ inline Choice shape_count(const Block& b) {
     case BlockKind::Hosts: return 5;
     case BlockKind::BasePort: return 6;
     case BlockKind::Flag: return 2;
+    case BlockKind::StageSplit: return static_cast<Splits>(b.option) == Splits::WithInvalid ? 6 : 3;
+    case BlockKind::Stage:
+    case BlockKind::DpGroup: return static_cast<Ranks>(b.option) == Ranks::WithInvalid ? 7 : 3;
   }
   return 1;
 }
+
+// A size of a side as a head count sees it: 1 (which shards any count) when
+// the block exempts the side under a flag that is set.
+inline const BigInt& sharding_size(const Block& b, int k, const BigInt* values) {
+  static const BigInt one = 1;
+  const int exempt = b.exempt[static_cast<std::size_t>(k)];
+  if (exempt >= 0 && values[exempt] != 0) return one;
+  return values[b.of[static_cast<std::size_t>(k)]];
+}
+
+// How many stages a split's code has (a negative code is one stage).
+inline BigInt stage_count(const BigInt& code) {
+  if (code < 0) return 1;
+  return static_cast<std::int64_t>(split_of_code(code).size());
+}
+
+// A stage split's choices, and its value from them (domain_choices.cpp):
+//   shape  0 one stage, 1 an even split into 1 + small stages, 2 a cut after
+//          layer i where bit (i - 1) mod 64 of wide is set; with invalid also
+//          3 no stage, 4 an even split with a stage of no layer inserted,
+//          5 one stage of no layer (sharing a total: of the total + 1)
+//   total  (not sharing a total) class 0: 1 + total_small; 1: 1 + total_wide
+//          modulo the largest total the limits hold
+struct StageSplitChoices {
+  Choice shape = 0, small = 0, wide = 0, total_class = 0, total_small = 0, total_wide = 0;
+};
+StageSplitChoices read_stage_split(const Block& b, Reader& in);
+BigInt stage_split_value(const Block& b, const StageSplitChoices& c, const BigInt* values, const Limits& limits);
 
 // By reference: a limit of cpp_int's range (2^320) is a heap copy, made per decoded block.
 inline const BigInt& size_limit(const Limits& limits) { return std::min(limits.highest, limits.size_cap); }

@@ -51,6 +51,7 @@ struct Settings {
   std::int64_t cap = 0;
   Proof proved;
   std::array<const char*, kEngineCount> excluded{};
+  std::int64_t sweep_tp = 0, sweep_heads = 0;
 
   Settings size_cap(std::int64_t c) const {
     Settings s = *this;
@@ -60,6 +61,13 @@ struct Settings {
   Settings proof(Proof p) const {
     Settings s = *this;
     s.proved = p;
+    return s;
+  }
+  // The sweep walks sizes and head counts up to at most these (Domain::sweep_cap).
+  Settings sweep_bound(std::int64_t max_tp, std::int64_t max_heads) const {
+    Settings s = *this;
+    s.sweep_tp = max_tp;
+    s.sweep_heads = max_heads;
     return s;
   }
   Settings exclude(Engine e, const char* reason) const {
@@ -139,6 +147,7 @@ Entry make_entry(const char* name, const char* section, Family family, std::vect
   e.section = section;
   e.family = family;
   e.domains.emplace_back(std::move(blocks));
+  if (settings.sweep_tp > 0) e.domains.back().sweep_cap(settings.sweep_tp, settings.sweep_heads);
   e.domain_names = {name};
   std::apply([&](const auto&... k) { (e.kinds.push_back(k.label), ...); }, kinds);
   e.min_non_vacuous = settings.share;

@@ -21,6 +21,7 @@
 #include "tpcheck/operation_domains.hpp"
 #include "tpcheck/operations.hpp"
 #include "tpcheck/render.hpp"
+#include "tpcheck/stages.hpp"
 
 TPCHECK_DECLARATIONS(differential)
 
@@ -29,7 +30,7 @@ namespace {
 
 using dom::operation_domains;
 
-constexpr std::size_t kMaxArity = 8;
+constexpr std::size_t kMaxArity = 12;
 
 // The arguments of operation `op` in its parameters' order, in the narrow type
 // Narrow, or nothing when one does not fit it.
@@ -56,12 +57,6 @@ Verdict agrees(std::size_t op, const std::array<Narrow, kMaxArity>& args) {
   const std::span<const Narrow> used(args.data(), operation_domains()[op].position.size());
   if (narrow_agrees_with_cpp_int<Narrow>(op, used)) return holds();
   return violated(narrow_disagreement<Narrow>(op, used));
-}
-
-// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
-Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
-  *kinds = KindMask{1} << op;
-  return agrees(op, *arguments<std::int16_t>(op, values));
 }
 
 // A listed outcome (a window, a plan) costs its length in both models, up to
@@ -106,6 +101,38 @@ Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::in
   return holds();
 }
 
+// How many ranks stage_window (or, `served`, stage_served) would list on these
+// int64 arguments, (s, d, c, P, D, PREFILL_PP_LAYERS, DECODE_PP_LAYERS,
+// PREFILL_ADP, DECODE_ADP): the sum of its spans' lengths (0 when it fails).
+__int128 listed_length(bool served, const std::array<std::int64_t, kMaxArity>& a) {
+  const Topology<std::int64_t> t{a[3], a[4], 1, false, split_of_code(a[5]), split_of_code(a[6]), {a[7] != 0, a[8] != 0}};
+  const auto spans = served ? stage_served_spans(a[0], a[1], a[2], t) : stage_window_spans(a[0], a[1], a[2], t);
+  __int128 length = 0;
+  if (spans.ok()) {
+    for (const WideSpan<std::int64_t>& s : spans.value()) length += s.end - s.first;
+  }
+  return length;
+}
+
+// The operation compared for a stage window or fan-in: the list itself when
+// short, its spans (stage_*_spans, the same parameters) past kStageListed
+// ranks, or the walk's budget (the fuzzers). The list is its spans' ranks one
+// after the other, so the spans hold every value a listing could get wrong;
+// the listing is compared on the short ones. In every model type: a stage of
+// P = 32767 lists 32767 ranks (int16's edge, the sweep's).
+constexpr std::int64_t kStageListed = 64;
+
+std::size_t stage_list_affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
+  static const std::size_t stage_window_op = *operation_index("stage_window");
+  static const std::size_t stage_served_op = *operation_index("stage_served");
+  if (op != stage_window_op && op != stage_served_op) return op;
+  static const std::size_t window_spans_op = *operation_index("stage_window_spans");
+  static const std::size_t served_spans_op = *operation_index("stage_served_spans");
+  const std::int64_t longest = walks_every_element() ? kStageListed : current_walk().budget;
+  if (listed_length(op == stage_served_op, a) <= longest) return op;
+  return op == stage_window_op ? window_spans_op : served_spans_op;
+}
+
 // The operation compared for `op` on these arguments: past kMaxWalked
 // elements a list's length is compared instead (window_span,
 // plan_copy_count, which take the same parameters), so one case stays cheap.
@@ -116,6 +143,7 @@ Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::in
 std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>& a) {
   static const std::size_t plan_op = *operation_index("plan");
   static const std::size_t window_op = *operation_index("window");
+  if (const std::size_t stages = stage_list_affordable(op, a); stages != op) return stages;
   const auto longer_than = [](std::int64_t n, std::int64_t longest) { return n > longest && n <= kMaxListed; };
   if (op == plan_op && walks_every_element()) {
     const Outcome<std::int64_t> n = plan_copy_count(a[0], a[1], a[2], a[3], a[4] != 0);
@@ -127,6 +155,15 @@ std::size_t affordable(std::size_t op, const std::array<std::int64_t, kMaxArity>
     if (s.ok() && longer_than(s.value().end - s.value().first, longest)) return *operation_index("window_span");
   }
   return op;
+}
+
+// The sweep's: int16 against cpp_int (the sweep calls it where the values fit).
+Verdict int16_agrees(std::size_t op, const std::int16_t* values, KindMask* kinds) {
+  *kinds = KindMask{1} << op;
+  const std::array<std::int16_t, kMaxArity> args = *arguments<std::int16_t>(op, values);
+  std::array<std::int64_t, kMaxArity> wide{};
+  std::copy(args.begin(), args.end(), wide.begin());
+  return agrees(stage_list_affordable(op, wide), args);
 }
 
 // int64 against cpp_int, and int16 too where the values fit it; drawn in

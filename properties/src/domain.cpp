@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "tpcheck/sharding.hpp"
+#include "tpcheck/stages.hpp"
 
 namespace tpcheck::dom {
 
@@ -65,8 +66,9 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 
 Block flag(const char* name) { return make(BlockKind::Flag, 0, name); }
 
-Block with_narrow_edges(Block b) {
+Block with_narrow_edges(Block b, std::int64_t from) {
   b.narrow_edges = true;
+  b.narrow_edges_from = from;
   return b;
 }
 
@@ -84,6 +86,42 @@ Block base_port(const char* name, const char* dp_size, const char* tp_size) {
   return make(BlockKind::BasePort, 0, name, dp_size, tp_size);
 }
 
+Block heads_per_group(const char* name, const char* of_a, const char* adp_a, const char* of_b, const char* adp_b,
+                      HeadCounts option, const char* mla_flag) {
+  Block block = heads(name, of_a, of_b, option, mla_flag);
+  block.exempt_names = {adp_a, adp_b};
+  return block;
+}
+
+Block stage_split(const char* name, std::uint8_t max_layers, Splits option, const char* same_total_as) {
+  Block block = make(BlockKind::StageSplit, static_cast<std::uint8_t>(option), name, same_total_as);
+  block.max_layers = max_layers;
+  return block;
+}
+
+Block stage(const char* name, const char* of_split, Ranks option) {
+  return make(BlockKind::Stage, static_cast<std::uint8_t>(option), name, of_split);
+}
+
+Block dp_group(const char* name, const char* of_size, const char* adp_flag, Ranks option) {
+  Block block = make(BlockKind::DpGroup, static_cast<std::uint8_t>(option), name, of_size);
+  block.flag_name = adp_flag;
+  return block;
+}
+
+Domain& Domain::sweep_cap(std::int64_t max_tp, std::int64_t max_heads) {
+  cap_tp_ = max_tp;
+  cap_heads_ = max_heads;
+  return *this;
+}
+
+Bound Domain::capped(const Bound& bound) const {
+  Bound b = bound;
+  if (cap_tp_ > 0) b.max_tp = std::min(b.max_tp, cap_tp_);
+  if (cap_heads_ > 0) b.max_heads = std::min(b.max_heads, cap_heads_);
+  return b;
+}
+
 Domain::Domain(std::vector<Block> blocks) : blocks_(std::move(blocks)) {
   const auto position_of = [&](const char* wanted, const char* user) {
     for (std::size_t i = 0; i < names_.size(); ++i) {
@@ -97,12 +135,16 @@ Domain::Domain(std::vector<Block> blocks) : blocks_(std::move(blocks)) {
       if (b.of_names[static_cast<std::size_t>(k)]) b.of[static_cast<std::size_t>(k)] = position_of(b.of_names[static_cast<std::size_t>(k)], b.names[0]);
     }
     if (b.flag_name) b.flag = position_of(b.flag_name, b.names[0]);
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (b.exempt_names[k]) b.exempt[k] = position_of(b.exempt_names[k], b.names[0]);
+    }
     if (b.given_name) {
       b.given = position_of(b.given_name, b.names[0]);
       for (const Block& earlier : blocks_) {
         if (earlier.kind == BlockKind::Heads && earlier.first == b.given) {
           b.given_sizes = earlier.of;
           b.given_flag = earlier.flag;
+          b.given_exempt = earlier.exempt;
         }
       }
       if (b.given_sizes[0] < 0) throw std::invalid_argument(std::string("domain: '") + b.given_name + "' is not a head count");
@@ -141,7 +183,7 @@ I rank_bound(const Block& b, const I* values) {
 void narrow_edges_past(const Block& b, I max, std::vector<I>& out) {
   if (!b.narrow_edges) return;
   for (const I edge : kNarrowEdges) {
-    if (edge > max) out.push_back(edge);
+    if (edge > max && edge >= b.narrow_edges_from) out.push_back(edge);
   }
 }
 
@@ -187,14 +229,66 @@ void ranks(Ranks option, I size, const Bound& bound, std::vector<I>& out) {
   }
 }
 
+// The codes of every split of `total` layers into stages of at least one
+// layer, ascending (2^(total - 1) of them): the cuts between layers.
+void splits_of(I total, std::vector<I>& out) {
+  for (I cuts = 0; cuts < (I(1) << (total - 1)); ++cuts) {
+    std::vector<BigInt> counts = {BigInt(1)};
+    for (I layer = 1; layer < total; ++layer) {
+      if ((cuts >> (total - 1 - layer)) & 1) {
+        counts.push_back(1);
+      } else {
+        ++counts.back();
+      }
+    }
+    out.push_back(static_cast<I>(code_of_split(counts)));
+  }
+}
+
+I layer_total(I code) {
+  I total = 0;
+  for (const I c : split_of_code<I>(code)) total += c;
+  return total;
+}
+
+bool valid_split(I code) {
+  const std::vector<I> counts = split_of_code<I>(code);
+  return !counts.empty() && std::all_of(counts.begin(), counts.end(), [](I c) { return c >= 1; });
+}
+
+void stage_splits(const Block& b, const I* values, std::vector<I>& out) {
+  const bool invalid = static_cast<Splits>(b.option) == Splits::WithInvalid;
+  const std::size_t from = out.size();
+  if (b.of[0] < 0) {
+    for (I total = 1; total <= b.max_layers; ++total) splits_of(total, out);
+    if (invalid) {
+      const std::vector<BigInt> last_empty = {1, 0};
+      out.insert(out.end(), {0, 1, static_cast<I>(code_of_split(last_empty))});  // [], [0], [1, 0]
+    }
+  } else {
+    const I other = values[b.of[0]];
+    const I total = valid_split(other) ? layer_total(other) : 1;
+    splits_of(total, out);
+    if (invalid) {
+      const std::vector<BigInt> another = {total + 1}, last_empty = {total, 0};
+      out.insert(out.end(), {0, static_cast<I>(code_of_split(another)), static_cast<I>(code_of_split(last_empty))});
+    }
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+}
+
+// A DP group's count of groups: T under its ADP flag, else 1.
+I group_count(const Block& b, const I* values) { return values[b.flag] != 0 ? values[b.of[0]] : 1; }
+
 // rank_given_heads: whether the head count it is given is valid.
 bool given_heads_valid(const Block& b, const I* values) {
   const I H = values[b.given];
   if (b.given_flag >= 0 && values[b.given_flag] != 0) return H == 1;
-  for (const int size : b.given_sizes) {
-    if (size >= 0 && !inv::heads_shard(values[size], H)) return false;
+  for (std::size_t k = 0; k < 2; ++k) {
+    const int size = b.given_sizes[k], exempt = b.given_exempt[k];
+    if (size >= 0 && !(exempt >= 0 && values[exempt] != 0) && !inv::heads_shard(values[size], H)) return false;
   }
-  return true;
+  return H >= 1;
 }
 
 void head_counts(const Block& b, const Bound& bound, const I* values, std::vector<I>& out) {
@@ -208,9 +302,14 @@ void head_counts(const Block& b, const Bound& bound, const I* values, std::vecto
     out.push_back(1);
     return;
   }
-  const auto shards = [&](I H) {
-    return inv::heads_shard(values[b.of[0]], H) && (b.of[1] < 0 || inv::heads_shard(values[b.of[1]], H));
+  // A side under its exempting flag (attention DP) holds every head: it shards any count.
+  const auto side_shards = [&](int k, I H) {
+    const int size = b.of[static_cast<std::size_t>(k)];
+    if (size < 0) return true;
+    const int exempt = b.exempt[static_cast<std::size_t>(k)];
+    return (exempt >= 0 && values[exempt] != 0) || inv::heads_shard(values[size], H);
   };
+  const auto shards = [&](I H) { return side_shards(0, H) && side_shards(1, H); };
   bool incompatible_seen = option != HeadCounts::Edges;
   for (I H = 1; H <= bound.max_heads; ++H) {
     if (shards(H)) {
@@ -267,6 +366,14 @@ void block_values(const Block& b, const Bound& bound, const std::int64_t* values
     case BlockKind::DpSize: sizes(b, kSweepDpSizes, out); break;
     case BlockKind::Hosts: host_counts(values[b.of[0]], out); break;
     case BlockKind::BasePort: base_ports(values[b.of[0]], values[b.of[1]], out); break;
+    case BlockKind::StageSplit: stage_splits(b, values, out); break;
+    case BlockKind::Stage: {
+      const I code = values[b.of[0]];
+      const I stages = code > 0 ? static_cast<I>(split_of_code<I>(code).size()) : code == 0 ? 0 : 1;
+      ranks(static_cast<Ranks>(b.option), stages, bound, out);
+      break;
+    }
+    case BlockKind::DpGroup: ranks(static_cast<Ranks>(b.option), group_count(b, values), bound, out); break;
   }
 }
 
@@ -298,6 +405,11 @@ std::string option_text(const Block& b) {
       }
       return "";
     case BlockKind::DpRank: return static_cast<DpRanks>(b.option) == DpRanks::Any ? ": with negative" : "";
+    case BlockKind::StageSplit:
+      return ": up to " + std::to_string(b.max_layers) +
+             " layers in the sweep" + (static_cast<Splits>(b.option) == Splits::WithInvalid ? ", with invalid" : "");
+    case BlockKind::Stage:
+    case BlockKind::DpGroup: return static_cast<Ranks>(b.option) == Ranks::WithInvalid ? ", with invalid" : "";
     default: return "";
   }
 }
@@ -313,6 +425,9 @@ const char* kind_text(BlockKind kind) {
     case BlockKind::DpSize: return "dp_size";
     case BlockKind::Hosts: return "hosts";
     case BlockKind::BasePort: return "base_port";
+    case BlockKind::StageSplit: return "stage_split";
+    case BlockKind::Stage: return "stage";
+    case BlockKind::DpGroup: return "dp_group";
   }
   return "block";
 }
@@ -328,10 +443,23 @@ std::string domain_text(const Domain& d) {
     if (b.of_names[0]) out += std::string(" of ") + b.of_names[0];
     if (b.of_names[1]) out += std::string(b.kind == BlockKind::Rank ? " or " : ", ") + b.of_names[1];
     out += option_text(b);
-    if (b.flag_name) out += std::string(", 1 under ") + b.flag_name;
+    if (b.exempt_names[0] || b.exempt_names[1]) {
+      out += ", any on a side under";
+      for (const char* flag : b.exempt_names) {
+        if (flag) out += std::string(" ") + flag;
+      }
+    }
+    if (b.kind == BlockKind::DpGroup) {
+      out += std::string(", 0 unless ") + b.flag_name;
+    } else if (b.flag_name) {
+      out += std::string(", 1 under ") + b.flag_name;
+    }
     if (b.given_name) out += std::string(", all only for a valid ") + b.given_name;
-    if (b.narrow_edges) out += ", and int16's edges";
+    if (b.narrow_edges) out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
     out += ")";
+  }
+  if (d.cap_tp_ > 0) {
+    out += "; swept up to sizes " + std::to_string(d.cap_tp_) + ", head counts " + std::to_string(d.cap_heads_);
   }
   return out;
 }

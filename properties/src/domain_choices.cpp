@@ -47,6 +47,13 @@ std::vector<Choice> choice_ranges(const Block& b) {
     case BlockKind::Flag:
       out.push_back(2);
       break;
+    case BlockKind::StageSplit:
+      out.insert(out.end(), {shapes, kSmall, kWide, 2, kSmall, kWide});
+      break;
+    case BlockKind::Stage:
+    case BlockKind::DpGroup:
+      out.insert(out.end(), {shapes, kSmall, kWide});
+      break;
   }
   return out;
 }
@@ -151,12 +158,11 @@ BigInt rank_inside(Choice position, Choice small, Choice wide, const BigInt& n) 
   }
 }
 
-BigInt decode_rank(const Block& b, Reader& in, const BigInt* values, const Limits& limits) {
+// A rank below S (a size, a stage count, a group count): its three choices.
+BigInt decode_rank_below(const Block& b, Reader& in, const BigInt& S, const Limits& limits) {
   const Choice position = in.next(shape_count(b));
   const Choice small = in.next(kSmall);
   const Choice wide = in.next(kWide);
-  BigInt S = values[b.of[0]];
-  if (b.of[1] >= 0) S = std::max(S, values[b.of[1]]);
   const auto option = static_cast<Ranks>(b.option);
   if (position < 3) return rank_inside(position, small, wide, option == Ranks::NotLast ? BigInt(S - 1) : S);
   BigInt r;
@@ -169,6 +175,12 @@ BigInt decode_rank(const Block& b, Reader& in, const BigInt* values, const Limit
   return clamp(r, limits.lowest, limits.highest);
 }
 
+BigInt decode_rank(const Block& b, Reader& in, const BigInt* values, const Limits& limits) {
+  BigInt S = values[b.of[0]];
+  if (b.of[1] >= 0) S = std::max(S, values[b.of[1]]);
+  return decode_rank_below(b, in, S, limits);
+}
+
 // Head counts both sizes shard: a divisor of their gcd (both replicate), a
 // multiple of their lcm (both split), or one in between when one size divides
 // the other; otherwise (Any) one the larger size does not shard (between it
@@ -178,8 +190,8 @@ BigInt decode_heads(const Block& b, Reader& in, const BigInt* values, const Limi
   const Choice f = in.next(kFactor);
   const BigInt& top = size_limit(limits);
   const BigInt any = magnitude(in, top);
-  const BigInt& s1 = values[b.of[0]];
-  const BigInt& s2 = b.of[1] >= 0 ? values[b.of[1]] : s1;
+  const BigInt& s1 = sharding_size(b, 0, values);
+  const BigInt& s2 = b.of[1] >= 0 ? sharding_size(b, 1, values) : s1;
   const BigInt large = std::max(s1, s2);
   if (shape == 3 && large >= 2) return clamp(BigInt(large + 1 + f % (large - 1)), 1, top);
   if (shape == 4) return 0;
@@ -242,6 +254,64 @@ BigInt decode_base_port(Reader& in, const BigInt* values, const Block& b, const 
 
 }  // namespace
 
+StageSplitChoices choices::read_stage_split(const Block& b, Reader& in) {
+  StageSplitChoices c;
+  c.shape = in.next(shape_count(b));
+  c.small = in.next(kSmall);
+  c.wide = in.next(kWide);
+  c.total_class = in.next(2);
+  c.total_small = in.next(kSmall);
+  c.total_wide = in.next(kWide);
+  return c;
+}
+
+BigInt choices::stage_split_value(const Block& b, const StageSplitChoices& c, const BigInt* values, const Limits& limits) {
+  // The largest layer total whose one-stage code (2^total) fits the limits.
+  const BigInt most = std::max(BigInt(1), BigInt(bit_length(limits.highest) - 1));
+  BigInt total;
+  if (b.of[0] < 0) {
+    total = c.total_class == 0 ? BigInt(1 + c.total_small) : BigInt(1 + BigInt(c.total_wide) % most);
+    total = std::min(total, most);
+  } else {
+    BigInt other = 0;
+    for (const BigInt& count : split_of_code(values[b.of[0]])) other += count;
+    total = clamp(other, 1, most);
+  }
+  const auto even = [&](const BigInt& stages) {
+    std::vector<BigInt> counts;
+    for (BigInt s = 0; s < stages; ++s) counts.push_back(total / stages + (s < total % stages ? 1 : 0));
+    return counts;
+  };
+  std::vector<BigInt> counts;
+  switch (c.shape) {
+    case 0: counts = {total}; break;
+    case 1: counts = even(std::min(total, BigInt(1 + c.small))); break;
+    case 2: {
+      // A cut after layer i (1 <= i < total) where bit (i - 1) mod 64 of `wide` is set.
+      counts = {BigInt(1)};
+      for (BigInt i = 1; i < total; ++i) {
+        if ((c.wide >> static_cast<unsigned>((i - 1) % 64)) & 1) {
+          counts.push_back(1);
+        } else {
+          ++counts.back();
+        }
+      }
+      break;
+    }
+    case 3: break;  // no stage at all
+    case 4:        // a stage without layers among an even split
+      counts = even(std::min(total, BigInt(1 + c.small / 2)));
+      counts.insert(counts.begin() + static_cast<std::ptrdiff_t>(c.small % (counts.size() + 1)), BigInt(0));
+      break;
+    default:  // one stage of no layer, or (sharing a total) of another total
+      counts = {b.of[0] < 0 ? BigInt(0) : BigInt(total + 1)};
+      break;
+  }
+  BigInt code = code_of_split(counts);
+  if (code > limits.highest) code = code_of_split(std::vector<BigInt>{total});
+  return code;
+}
+
 void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits& limits) {
   for (const Block& b : d.blocks()) {
     Reader in(choices);
@@ -256,6 +326,11 @@ void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits
       case BlockKind::DpRank: *out = decode_dp_rank(b, in, limits); break;
       case BlockKind::Hosts: *out = decode_hosts(in, values, b, limits); break;
       case BlockKind::BasePort: *out = decode_base_port(in, values, b, limits); break;
+      case BlockKind::StageSplit: *out = stage_split_value(b, read_stage_split(b, in), values, limits); break;
+      case BlockKind::Stage: *out = decode_rank_below(b, in, stage_count(values[b.of[0]]), limits); break;
+      case BlockKind::DpGroup:
+        *out = decode_rank_below(b, in, values[b.flag] != 0 ? values[b.of[0]] : BigInt(1), limits);
+        break;
     }
     // Every block's decoder reads its whole layout (choice_ranges(b)), on
     // every path: the next block starts where this one stopped, and no
@@ -264,9 +339,19 @@ void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits
   }
 }
 
+std::string value_text(const Domain& d, int position, const BigInt& value) {
+  for (const Block& b : d.blocks()) {
+    if (b.first != position || b.kind != BlockKind::StageSplit) continue;
+    std::string out = "[";
+    for (const BigInt& count : split_of_code(value)) out += (out.size() > 1 ? ", " : "") + decimal(count);
+    return out + "]";
+  }
+  return decimal(value);
+}
+
 std::string describe(const Domain& d, const BigInt* values) {
   std::string out;
-  for (int i = 0; i < d.width(); ++i) out += (i ? " " : "") + std::string(d.name(i)) + "=" + decimal(values[i]);
+  for (int i = 0; i < d.width(); ++i) out += (i ? " " : "") + std::string(d.name(i)) + "=" + value_text(d, i, values[i]);
   return out;
 }
 

@@ -80,9 +80,7 @@ bool encode_pair(const Block& b, const BigInt& first, const BigInt& second, cons
   return true;
 }
 
-bool encode_rank(const Block& b, const BigInt& r, const BigInt* values, std::vector<Choice>& out) {
-  BigInt S = values[b.of[0]];
-  if (b.of[1] >= 0) S = std::max(S, values[b.of[1]]);
+bool encode_rank_below(const Block& b, const BigInt& r, const BigInt& S, std::vector<Choice>& out) {
   const auto option = static_cast<Ranks>(b.option);
   const BigInt n = option == Ranks::NotLast ? BigInt(S - 1) : S;
   const auto put = [&](Choice position, const BigInt& small, const BigInt& wide) {
@@ -105,12 +103,56 @@ bool encode_rank(const Block& b, const BigInt& r, const BigInt* values, std::vec
   return false;
 }
 
+bool encode_rank(const Block& b, const BigInt& r, const BigInt* values, std::vector<Choice>& out) {
+  BigInt S = values[b.of[0]];
+  if (b.of[1] >= 0) S = std::max(S, values[b.of[1]]);
+  return encode_rank_below(b, r, S, out);
+}
+
+// A split's choices: the total from its layers, the cuts from its stages, then
+// the first shape and small choice that decode back to it (stage_split_value
+// is the judge; a handful of candidates each).
+bool encode_stage_split(const Block& b, const BigInt& code, const BigInt* values, const Limits& limits,
+                        std::vector<Choice>& out) {
+  StageSplitChoices c;
+  const std::vector<BigInt> counts = split_of_code(code);
+  BigInt total = 0;
+  for (const BigInt& count : counts) total += count;
+  if (b.of[0] < 0) {
+    // An invalid split keeps the plain total (it reads no total but the one-stage ones).
+    const BigInt layers = total >= 1 ? total : BigInt(1);
+    if (layers <= 16) {
+      c.total_class = 0, c.total_small = static_cast<Choice>(layers - 1);
+    } else {
+      c.total_class = 1, c.total_wide = static_cast<Choice>(layers - 1);
+    }
+  }
+  // The cuts, as the bits of wide (a split of at most 65 layers).
+  Choice cuts = 0;
+  BigInt layer = 0;
+  for (std::size_t s = 0; s + 1 < counts.size() && counts[s] >= 0; ++s) {
+    layer += counts[s];
+    if (layer >= 1 && layer <= 64) cuts |= Choice{1} << static_cast<unsigned>(layer - 1);
+  }
+  for (Choice shape = 0; shape < shape_count(b); ++shape) {
+    for (Choice small = 0; small < kSmall; ++small) {
+      for (const Choice wide : {Choice{0}, cuts}) {
+        c.shape = shape, c.small = small, c.wide = wide;
+        if (stage_split_value(b, c, values, limits) != code) continue;
+        out.insert(out.end(), {c.shape, c.small, c.wide, c.total_class, c.total_small, c.total_wide});
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool encode_heads(const Block& b, const BigInt& H, const BigInt* values, const Limits& limits, std::vector<Choice>& out) {
   const bool any = static_cast<HeadCounts>(b.option) != HeadCounts::Compatible;
   std::vector<Choice> m;
   Writer mw(m);
-  const BigInt& s1 = values[b.of[0]];
-  const BigInt& s2 = b.of[1] >= 0 ? values[b.of[1]] : s1;
+  const BigInt& s1 = sharding_size(b, 0, values);
+  const BigInt& s2 = b.of[1] >= 0 ? sharding_size(b, 1, values) : s1;
   const BigInt small = std::min(s1, s2), large = std::max(s1, s2);
   Choice shape = 6, f = 0;
   bool ok = true;
@@ -219,6 +261,11 @@ std::optional<std::vector<Choice>> encode(const Domain& d, const BigInt* values,
       case BlockKind::DpRank: ok = encode_dp_rank(b, v, limits, out); break;
       case BlockKind::Hosts: ok = encode_hosts(v, values, b, limits, out); break;
       case BlockKind::BasePort: ok = encode_base_port(v, values, b, out); break;
+      case BlockKind::StageSplit: ok = encode_stage_split(b, v, values, limits, out); break;
+      case BlockKind::Stage: ok = encode_rank_below(b, v, stage_count(values[b.of[0]]), out); break;
+      case BlockKind::DpGroup:
+        ok = encode_rank_below(b, v, values[b.flag] != 0 ? values[b.of[0]] : BigInt(1), out);
+        break;
     }
     if (!ok) return std::nullopt;
   }

@@ -9,6 +9,12 @@
 namespace tpcheck::dom {
 namespace {
 
+// The sweep's bounds for the operations of a TRT-LLM deployment (see domain_of).
+constexpr std::uint8_t kSplitLayers = 2;
+constexpr std::int64_t kStagedSweepCap = 3;
+constexpr std::int64_t kAdpSweepCap = 16;
+constexpr std::int64_t kStagedEdgesFrom = 16384;
+
 OperationDomain domain_of(const OperationInfo& op) {
   const auto& params = op.params;
   const auto name = [&](int i) { return params[static_cast<std::size_t>(i)].name.data(); };
@@ -24,12 +30,19 @@ OperationDomain domain_of(const OperationInfo& op) {
   }
   const char* mla = first_of(Role::Flag);
   const char* head_count = first_of(Role::HeadCount);
+  // Attention-DP flags, in the sizes' order: under one, that side need not shard the heads.
+  std::vector<const char*> adp;
+  for (const Param& p : params) {
+    if (p.role == Role::AttentionDp) adp.push_back(p.name.data());
+  }
+  const bool splits = first_of(Role::StageSplit) != nullptr;
   std::vector<Block> blocks;
   std::vector<int> order;  // parameters in block order
   // Each pass adds the parameters of some roles: earlier passes are what later ones depend on.
-  const std::vector<std::vector<Role>> passes = {{Role::Size, Role::DpSize, Role::Flag},
-                                                 {Role::HeadCount},
-                                                 {Role::Rank, Role::HeadIndex, Role::DpRank, Role::HostCount, Role::BasePort}};
+  const std::vector<std::vector<Role>> passes = {
+      {Role::Size, Role::DpSize, Role::Flag, Role::AttentionDp, Role::StageSplit},
+      {Role::HeadCount},
+      {Role::Rank, Role::HeadIndex, Role::DpRank, Role::HostCount, Role::BasePort, Role::Stage, Role::DpGroup}};
   for (const auto& pass : passes) {
     for (std::size_t i = 0; i < params.size(); ++i) {
       const Param& p = params[i];
@@ -38,12 +51,26 @@ OperationDomain domain_of(const OperationInfo& op) {
       switch (p.role) {
         // The sweep runs the int16 model on these: sizes and head counts at
         // int16's overflow edges cross its guards whatever the bound.
-        case Role::Size: blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive))); break;
+        // With stage splits only the edges whose multiples pass int16: a
+        // stage's global ranks (u * P + ...) are the products to cross there;
+        // the smaller edges' squares are the plan operations' to cross.
+        case Role::Size:
+          blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive), splits ? kStagedEdgesFrom : 0));
+          break;
         case Role::DpSize: blocks.push_back(dom::dp_size(n, dom::Sizes::WithNonPositive)); break;
         case Role::Flag: blocks.push_back(dom::flag(n)); break;
         case Role::HeadCount:
-          blocks.push_back(with_narrow_edges(dom::heads(n, sizes.empty() ? nullptr : sizes[0],
-                                                        sizes.size() > 1 ? sizes[1] : nullptr, dom::HeadCounts::Edges, mla)));
+          if (adp.size() == 2 && sizes.size() == 2) {
+            // With stage splits, no head count past the bound: a plan's copies
+            // are per head past the prefill size, and the edges' long plans
+            // are the plan operation's to compare (its walk), not the stages'.
+            const Block counts = dom::heads_per_group(n, sizes[0], adp[0], sizes[1], adp[1], dom::HeadCounts::Edges, mla);
+            blocks.push_back(splits ? counts : with_narrow_edges(counts));
+          } else {
+            blocks.push_back(with_narrow_edges(dom::heads(n, sizes.empty() ? nullptr : sizes[0],
+                                                          sizes.size() > 1 ? sizes[1] : nullptr,
+                                                          dom::HeadCounts::Edges, mla)));
+          }
           break;
         case Role::Rank:
           // With a head count, an invalid one fails whatever the rank: its ranks need not multiply.
@@ -54,6 +81,15 @@ OperationDomain domain_of(const OperationInfo& op) {
         case Role::DpRank: blocks.push_back(dom::dp_rank(n, dom::DpRanks::Any)); break;
         case Role::HostCount: blocks.push_back(dom::hosts(n, name(p.of))); break;
         case Role::BasePort: blocks.push_back(dom::base_port(n, first_of(Role::DpSize), sizes.front())); break;
+        case Role::AttentionDp: blocks.push_back(dom::flag(n)); break;
+        // Every split of up to kSplitLayers layers: a stage spanning two of the
+        // other side's, and the uneven splits; the invalid ones fail before any
+        // arithmetic a narrow type could get wrong, so they are the unit tests'.
+        case Role::StageSplit:
+          blocks.push_back(dom::stage_split(n, kSplitLayers, dom::Splits::Valid, p.of >= 0 ? name(p.of) : nullptr));
+          break;
+        case Role::Stage: blocks.push_back(dom::stage(n, name(p.of))); break;
+        case Role::DpGroup: blocks.push_back(dom::dp_group(n, name(p.of), name(p.given))); break;
       }
       order.push_back(static_cast<int>(i));
     }
@@ -62,6 +98,14 @@ OperationDomain domain_of(const OperationInfo& op) {
     throw std::invalid_argument("the differential has no block for a parameter of " + std::string(op.name));
   }
   OperationDomain out{Domain(std::move(blocks)), std::vector<int>(params.size())};
+  // Stage splits and attention-DP flags multiply a sizing's cases: the sweep
+  // walks them on small sizes (with int16's edges still), where every shape
+  // of a stage overlap and every DP group already meets the arithmetic.
+  if (splits && !sizes.empty()) {
+    out.domain.sweep_cap(kStagedSweepCap, kStagedSweepCap);
+  } else if (!adp.empty()) {
+    out.domain.sweep_cap(kAdpSweepCap, kAdpSweepCap);
+  }
   for (std::size_t k = 0; k < order.size(); ++k) out.position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
   return out;
 }

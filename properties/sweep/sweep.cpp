@@ -42,7 +42,9 @@ std::string describe_case(const inv::Entry& e, std::size_t domain, const I* valu
   const dom::Domain& d = e.domains[domain];
   std::string out = std::string(e.name) + "(";
   if (e.domains.size() > 1) out += std::string(e.domain_names[domain]) + ": ";
-  for (int i = 0; i < d.width(); ++i) out += (i ? ", " : "") + std::string(d.name(i)) + "=" + std::to_string(values[i]);
+  for (int i = 0; i < d.width(); ++i) {
+    out += (i ? ", " : "") + std::string(d.name(i)) + "=" + dom::value_text(d, i, BigInt(values[i]));
+  }
   return out + ")";
 }
 
@@ -111,9 +113,10 @@ std::vector<Item> items_of(const std::vector<const inv::Entry*>& entries, const 
   std::vector<I> firsts;
   for (std::size_t e = 0; e < entries.size(); ++e) {
     for (std::size_t k = 0; k < entries[e]->domains.size(); ++k) {
-      const dom::Block& first = entries[e]->domains[k].blocks().front();
+      const dom::Domain& domain = entries[e]->domains[k];
+      const dom::Block& first = domain.blocks().front();
       firsts.clear();
-      dom::block_values(first, bound, nullptr, firsts);
+      dom::block_values(first, domain.capped(bound), nullptr, firsts);
       const auto width = static_cast<std::size_t>(first.width());
       for (std::size_t i = 0; i + width <= firsts.size(); i += width) {
         Item item{e, k};

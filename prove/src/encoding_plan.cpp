@@ -88,6 +88,22 @@ OutcomeTerm Encoding::readers(const z3::expr& p, const z3::expr& P, const z3::ex
   return checks.returning({z3::ite(P <= Heff, sole_holder, z3::ite(D <= Heff, first_replica, preimage))});
 }
 
+OutcomeTerm Encoding::whole_block_copy_allowed(const z3::expr& P, const z3::expr& D, const z3::expr& H,
+                                               const z3::expr& mla, const z3::expr& prefill_adp,
+                                               const z3::expr& decode_adp) const {
+  Checks checks(c_);
+  checks.fail_if(P <= 0, Message::PrefillSizeNotPositive, {P});
+  checks.fail_if(D <= 0, Message::DecodeSizeNotPositive, {D});
+  checks.fail_if(!mla && H <= 0, Message::HeadsNotPositive, {H});
+  const z3::expr P1 = z3::ite(prefill_adp, num(1), P), D1 = z3::ite(decode_adp, num(1), D);
+  const z3::expr heads_total = effective_heads(H, mla);
+  checks.fail_if(!head_compatible(P1, heads_total).value[0], Message::HeadsNotShardableOverPrefill, {heads_total, P1});
+  checks.fail_if(!head_compatible(D1, heads_total).value[0], Message::HeadsNotShardableOverDecode, {heads_total, D1});
+  // n = max(1, H // T') heads a rank, 1 under MLA (H folded to 1 gives it).
+  const auto per_rank = [&](const z3::expr& T) { return max(num(1), floor_div(heads_total, T)); };
+  return checks.returning({per_rank(P1) == per_rank(D1)});
+}
+
 OutcomeTerm Encoding::single_readers(const z3::expr& p, const z3::expr& P, const z3::expr& D) const {
   Checks checks(c_);
   checks.fail_if(P <= 0 || D <= 0, Message::TpSizesMustBePositive);

@@ -68,6 +68,19 @@ Law divides_law(z3::context& c) {
           b * floor_div(x, b) == x};
 }
 
+Law multiple_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), P = c.int_const("law.P"), m = c.int_const("law.m"), H = c.int_const("law.H");
+  return {"floor(x * H / P) == x * m where H == m * P, P >= 1", {x, P, m, H}, P >= 1 && H == m * P,
+          floor_div(x * H, P) == x * m};
+}
+
+Law fraction_law(z3::context& c) {
+  const z3::expr x = c.int_const("law.x"), H = c.int_const("law.H"), k = c.int_const("law.k"),
+                 P = c.int_const("law.P"), y = c.int_const("law.y");
+  return {"floor(x * H / P) == y where P == k * H, k * y <= x < k * y + k, H, k >= 1", {x, H, k, P, y},
+          H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
+}
+
 Law quotient_definition_law(z3::context& c) {
   const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b"), q = floor_div(x, b);
   return {"b * (x // b) <= x < b * (x // b) + b where b >= 1", {x, b}, b >= 1, b * q <= x && x < b * q + b};

@@ -50,6 +50,10 @@ const std::vector<EncodedOperation>& encoded_operations() {
        [](const Encoding& e, const Args& a) { return plain(e.readers(a[0], a[1], a[2], a[3], a[4])); }},
       {"single_readers", {"p", "P", "D"}, Shape::Int, true,
        [](const Encoding& e, const Args& a) { return plain(e.single_readers(a[0], a[1], a[2])); }},
+      {"whole_block_copy_allowed", {"P", "D", "H", "MLA", "PREFILL_ADP", "DECODE_ADP"}, Shape::Bool, false,
+       [](const Encoding& e, const Args& a) {
+         return plain(e.whole_block_copy_allowed(a[0], a[1], a[2], a[3], a[4], a[5]));
+       }},
       {"port_offset", {"DP_RANK", "TP_RANK", "TP_SIZE"}, Shape::Int, true,
        [](const Encoding& e, const Args& a) { return plain(e.port_offset(a[0], a[1], a[2])); }},
       {"host_index", {"q", "T", "HOSTS"}, Shape::Int, true,
@@ -75,7 +79,7 @@ std::vector<z3::expr> parameter_constants(z3::context& c, const EncodedOperation
   std::vector<z3::expr> out;
   for (const std::string_view p : op.params) {
     const std::string name = std::string(op.name) + "." + std::string(p);
-    out.push_back(p == "MLA" ? c.bool_const(name.c_str()) : c.int_const(name.c_str()));
+    out.push_back(is_flag(p) ? c.bool_const(name.c_str()) : c.int_const(name.c_str()));
   }
   return out;
 }

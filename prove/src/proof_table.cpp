@@ -30,6 +30,7 @@ const std::vector<InvariantGoals>& invariant_goals() {
       {"DecodeRankDialsItsMappedPeer", decode_rank_dials_its_mapped_peer},
       {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
       {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
+      {"WholeBlockCopyOnlyBetweenEqualHeadsPerRank", whole_block_copy_only_between_equal_heads_per_rank},
   };
   return table;
 }

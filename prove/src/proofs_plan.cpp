@@ -16,22 +16,6 @@ enum class DecodeSide { Splits, Replicates };
 constexpr DecodeSide kDecodeSides[] = {DecodeSide::Splits, DecodeSide::Replicates};
 std::string where(DecodeSide side) { return side == DecodeSide::Splits ? ", D <= H" : ", D > H"; }
 
-// floor(x * H / P) (a rank's first head, the anchor) without the plan's
-// terms around it: x * m when H == m * P (the prefill side splits) ...
-Law multiple_law(z3::context& c) {
-  const z3::expr x = c.int_const("law.x"), P = c.int_const("law.P"), m = c.int_const("law.m"), H = c.int_const("law.H");
-  return {"floor(x * H / P) == x * m where H == m * P, P >= 1", {x, P, m, H}, P >= 1 && H == m * P,
-          floor_div(x * H, P) == x * m};
-}
-
-// ... and y when P == k * H (it replicates) and k * y <= x < k * y + k (y is x // k).
-Law fraction_law(z3::context& c) {
-  const z3::expr x = c.int_const("law.x"), H = c.int_const("law.H"), k = c.int_const("law.k"),
-                 P = c.int_const("law.P"), y = c.int_const("law.y");
-  return {"floor(x * H / P) == y where P == k * H, k * y <= x < k * y + k, H, k >= 1", {x, H, k, P, y},
-          H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
-}
-
 // x // c == y when c == a * b and y is (x // a) // b, each quotient given by
 // its definition: the decode rank's head when both sides replicate and D is
 // a multiple of P (c == D/H, a == D/P, b == P/H).

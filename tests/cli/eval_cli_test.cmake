@@ -103,6 +103,28 @@ if(GROUP STREQUAL "known_values")
   expect_outcome("340282366920938463463374607431768211457" port_offset 18446744073709551616 1 18446744073709551616)
   expect_outcome("2" remote_rank +5 008 04)
 
+  # §15.4: stage splits and attention DP from eval's options, anywhere among the arguments.
+  expect_outcome("(1, 2)" prefill_stages 2 --prefill-pp-layers 16,16 --decode-pp-layers 8,8,8,8)
+  expect_outcome("(0, 2)" --prefill-pp-layers 2,1 --decode-pp-layers 1,2 decode_stages 0)
+  expect_outcome("[(3, 6, 8, 16, 24)]" stage_plan 2 3 0 2 4 8 0 --prefill-pp-layers 16,16 --decode-pp-layers 8,8,8,8)
+  expect_outcome("[(0, 0, 1, 1, 2), (1, 1, 2, 1, 2), (4, 0, 1, 2, 3), (5, 1, 2, 2, 3)]"
+    stage_plan 1 0 0 4 2 4 0 --prefill-pp-layers 2,1 --decode-pp-layers 1,2)
+  expect_outcome("[2, 3, 6, 7]" stage_window 0 1 0 4 2 --prefill-pp-layers 1,1)
+  expect_outcome("[(2, 4), (6, 8)]" stage_window_spans 0 1 0 4 2 --prefill-pp-layers 1,1)
+  expect_outcome("[10, 11, 14, 15]" stage_served 1 1 0 2 4 --prefill-pp-layers 16,16 --decode-pp-layers 8,8,8,8)
+  expect_outcome("[3, 7]" stage_window 0 1 3 4 2 --prefill-adp --prefill-pp-layers 1,1)
+  expect_outcome("(2, 1)" duplicate_head_factors 8 2 4 0)
+  expect_outcome("(1, 1)" duplicate_head_factors 8 2 4 0 --prefill-adp)
+  expect_outcome("False" whole_block_copy_allowed 1 4 2 0)
+  expect_outcome("True" whole_block_copy_allowed 4 8 2 0)
+  expect_outcome("None" trtllm_accepts 6 3 8 0 --prefill-adp --decode-adp)
+  expect_outcome("None" trtllm-v2_accepts 6 4 2 0)
+  expect_outcome("(4, 5)" sglang_target_ranks 4 4 6)
+  # Without options each side is one stage of one layer: the plan of §6 on layer 0.
+  expect_outcome("[(0, 2, 3, 0, 1), (1, 3, 4, 0, 1)]" stage_plan 0 1 0 4 6 12 0)
+  expect_outcome("[9223372036854775806, 18446744073709551613]"
+    stage_window 0 9223372036854775806 0 9223372036854775807 9223372036854775807 --prefill-pp-layers 1,1 --decode-pp-layers 2)
+
 elseif(GROUP STREQUAL "modelled_errors")
   expect_outcome("ValueError: local tp_size 6 must be a multiple of remote tp_size 4 for heterogeneous-TP P/D" remote_rank 0 6 4)
   expect_outcome("ValueError: remote tp_size 6 must be a multiple of local tp_size 4 for heterogeneous-TP P/D" remote_rank 0 4 6)
@@ -135,6 +157,15 @@ elseif(GROUP STREQUAL "modelled_errors")
   expect_outcome("ValueError: local_tp_rank -9223372036854775809 must be in [0, 4)" remote_rank -9223372036854775809 4 4)
   expect_outcome("ValueError: remote tp_size 27670116110564327424 must be a multiple of local tp_size 18446744073709551616 for heterogeneous-TP P/D" remote_rank 0 18446744073709551616 27670116110564327424)
 
+  # The model's own texts for a stage split (SPEC §15.4, project texts).
+  expect_outcome("ValueError: prefill pp stage 1 has 0 layers, must have at least one" prefill_stages 0 --prefill-pp-layers 1,0 --decode-pp-layers 1)
+  expect_outcome("ValueError: prefill pp stages hold 4 layers but decode pp stages hold 3: both sides must hold the same layers"
+    prefill_stages 0 --prefill-pp-layers 2,2 --decode-pp-layers 3)
+  expect_outcome("ValueError: decode pp_stage 2 must be in [0, 2)" prefill_stages 2 --decode-pp-layers 1,1)
+  expect_outcome("ValueError: prefill dp_group 1 must be in [0, 1)" stage_window 0 0 1 4 2)
+  expect_outcome("ValueError: prefill tp_size per attention-DP group 3 must be a power of two for TensorRT-LLM's C++ transceiver"
+    trtllm_accepts 3 2 1 0)
+
 elseif(GROUP STREQUAL "usage_errors")
   # Project texts; the SPEC asks for exit 2 and one line.
   expect_usage_error("tpcheck eval: expected OP ARGS\\.\\.\\. or --batch \\(see tpcheck eval --help\\)" eval)
@@ -158,6 +189,14 @@ elseif(GROUP STREQUAL "usage_errors")
     string(APPEND failures "\n  eval --help: status ${status}, stdout '${out}'")
   endif()
 
+  # Eval's stage options (SPEC §15.4).
+  expect_usage_error("tpcheck eval: window reads no --prefill-adp" eval window 0 2 4 --prefill-adp)
+  expect_usage_error("tpcheck eval: prefill_stages reads no --decode-adp" eval prefill_stages 0 --decode-adp)
+  expect_usage_error("tpcheck eval: --prefill-pp-layers takes layer counts separated by commas, each a whole number from 0 to 65536, got '1,a'" eval prefill_stages 0 --prefill-pp-layers 1,a)
+  expect_usage_error("tpcheck eval: --decode-pp-layers needs a value" eval prefill_stages 0 --decode-pp-layers)
+  expect_usage_error("tpcheck eval: --prefill-pp-layers given twice" eval prefill_stages 0 --prefill-pp-layers 1 --prefill-pp-layers 1)
+  expect_usage_error("tpcheck eval: usage: stage_plan s d c P D H MLA \\[--prefill-pp-layers C,C,\\.\\.\\.\\] \\[--decode-pp-layers C,C,\\.\\.\\.\\] \\[--prefill-adp\\] \\[--decode-adp\\] \\(7 arguments, got 2\\)" eval stage_plan 0 1)
+  expect_usage_error("tpcheck eval: argument PREFILL_PP_LAYERS = 40,40 does not fit in int64: a stage split takes a bit per layer and stage \\(--model cpp_int holds any\\)" eval --model int64 prefill_stages 0 --prefill-pp-layers 40,40)
 elseif(GROUP STREQUAL "batch")
   # One output line per input line, in order; a bad line in the middle prints
   # "UsageError: ..." in its place (project text) and makes the status 2.

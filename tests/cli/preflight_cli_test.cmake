@@ -2,7 +2,7 @@
 # features: --model-config on the configs in tests/model_configs,
 # suggestions, the matrix, --svg, and every bad input (one stderr line, exit 2).
 #   cmake -DTPCHECK=<binary> -DGROUP=<group> -DCONFIGS=<tests/model_configs> -DWORK_DIR=<dir> -P this
-# Groups: model_configs, suggestions, matrix, pictures, bad_inputs.
+# Groups: model_configs, suggestions, matrix, connectors, stages, pictures, bad_inputs.
 cmake_minimum_required(VERSION 3.22)
 
 foreach(required TPCHECK GROUP CONFIGS WORK_DIR)
@@ -123,8 +123,8 @@ elseif(GROUP STREQUAL "suggestions")
     "^model config: [^\n]*llama-8kv.json: 8 KV heads from num_key_value_heads\nsizing: prefill TP 4, decode TP 6, 8 KV heads\n"
     "\n  nixl: rejects: ValueError: total_num_kv_heads 8 cannot be sharded over decode tp_size 6: one must divide the other\n"
     "\n  moriio \\(its head guard needs P == D or min\\(P, D\\) >= 8\\):\n    4 -> 4: keeps prefill TP 4, 1 reader per prefill rank, 1 copy per decode rank\n  [a-z]"
-    "\n  nixl, mooncake, general:\n    4 -> 4: keeps prefill TP 4[^\n]*\n    4 -> 8: keeps prefill TP 4, 2 readers per prefill rank, 1 copy per decode rank\n"
-    "\ngeneral would serve 4 -> 6 for head counts both sides shard \\(1, 2, 12, 24, \\.\\.\\.\\) or MLA\ncheck: 4 checks, 4 rejected\n$"
+    "\n  nixl, mooncake, sglang, trtllm, trtllm-v2, general:\n    4 -> 4: keeps prefill TP 4[^\n]*\n    4 -> 8: keeps prefill TP 4, 2 readers per prefill rank, 1 copy per decode rank\n"
+    "\ngeneral would serve 4 -> 6 for head counts both sides shard \\(1, 2, 12, 24, \\.\\.\\.\\) or MLA\ncheck: 7 checks, 7 rejected\n$"
     -- check --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 4 --decode-tp 6)
   json_of(j check --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 4 --decode-tp 6)
   expect_json("${j}" "heads_do_not_shard" checks 0 reason)
@@ -167,9 +167,98 @@ elseif(GROUP STREQUAL "matrix")
     -- matrix --kv-heads 12 --max-tp 8 --connector mooncake)
   json_of(j matrix --mla --max-tp 5)
   expect_json("${j}" "5" LENGTH connectors 0 rows)
-  expect_json("${j}" "+++++" connectors 3 rows 2)
+  expect_json("${j}" "+++++" connectors 6 rows 2)
+  expect_json("${j}" "general" connectors 6 name)
   expect_json("${j}" "not_divisible" legend ".")
   expect_json("${j}" "ON" mla)
+
+elseif(GROUP STREQUAL "connectors")
+  # SPEC §11, §14.1: SGLang runs what it cannot serve, and says which ranks fail.
+  expect_output(1
+    "\n  sglang: runs it, but cannot serve it: decode ranks 4 and 5 target prefill ranks 4 and 5, which do not exist \\(prefill TP is 4\\): their requests fail at the bootstrap lookup\n"
+    "\ncheck: 1 checks, 0 rejected, 1 served wrongly\n$"
+    -- check --prefill-tp 4 --decode-tp 6 --kv-heads 2 --connector sglang)
+  expect_output(1
+    "\n  sglang: runs it, but cannot serve it: prefill ranks 4 and 5 are targeted by no decode rank: they never receive a registration for a request and stall\n"
+    -- check --prefill-tp 6 --decode-tp 4 --kv-heads 2 --connector sglang)
+  expect_output(1 "\n  sglang: runs it, but cannot serve it: decode rank 4 targets prefill rank 2, which does not exist"
+    -- check --prefill-tp 2 --decode-tp 5 --kv-heads 1 --connector sglang)
+  expect_output(1 "\n  sglang: runs it, but cannot serve it: prefill ranks 15 to 18 are targeted by no decode rank"
+    -- check --prefill-tp 19 --decode-tp 5 --kv-heads 1 --connector sglang)
+  expect_output(0 "\n  sglang: accepts\ncheck: 1 checks, 0 rejected\n$" -- check --prefill-tp 4 --decode-tp 8 --kv-heads 2 --connector sglang)
+  # SPEC §15.3: the C++ transceiver needs powers of two per DP group; the Python one runs anything.
+  expect_output(1
+    "\n  trtllm: rejects: ValueError: decode tp_size per attention-DP group 6 must be a power of two for TensorRT-LLM's C\\+\\+ transceiver\n"
+    "\n  trtllm-v2: runs it, but cannot serve it: prefill TP 4 and decode TP 6 do not divide each other; the Python transceiver checks no divisibility"
+    "\n  trtllm:\n    4 -> 4: keeps prefill TP 4, [^\n]*\n    4 -> 8: keeps prefill TP 4,"
+    -- check --prefill-tp 4 --decode-tp 6 --kv-heads 2 --connector trtllm --connector trtllm-v2)
+  expect_output(1 "\n  trtllm: rejects: ValueError: TensorRT-LLM's C\\+\\+ CacheFormatter does not serve MLA \\(MLACacheFormatter does, which this model does not cover\\)\n"
+    -- check --prefill-tp 4 --decode-tp 8 --mla --connector trtllm)
+  json_of(j check --prefill-tp 4 --decode-tp 6 --kv-heads 2)
+  expect_json("${j}" "sglang" checks 3 name)
+  expect_json("${j}" "ON" checks 3 accepts)
+  expect_json("${j}" "targets_missing_prefill_ranks" checks 3 misserved)
+  expect_json("${j}" "not_power_of_two" checks 4 reason)
+  expect_json("${j}" "not_divisible" checks 5 misserved)
+  expect_json("${j}" "4" rejected)
+  expect_json("${j}" "2" misserved)
+  # The matrix marks each: p, m, t, s, n.
+  expect_output(0
+    "\n  t  runs, but decode ranks target prefill ranks that do not exist \\(requests fail\\)\n"
+    "\nsglang: 36 of 36 sizings accepted, 14 of them served wrongly\nD    123456\nP 1  \\+\\+\\+\\+\\+\\+\n  2  \\+\\+t\\+t\\+\n  3  \\+s\\+tt\\+\n  4  \\+\\+s\\+tt\n"
+    "\ntrtllm: 9 of 36 sizings accepted\nD    123456\nP 1  \\+\\+p\\+pp\n  2  \\+\\+p\\+pp\n  3  pppppp\n"
+    "\ntrtllm-v2: 36 of 36 sizings accepted, 14 of them served wrongly\n"
+    -- matrix --kv-heads 1 --max-tp 6)
+  expect_output(0 "\ntrtllm: 0 of 16 sizings accepted\nD    1234\nP 1  mmmm\n" -- matrix --mla --max-tp 4 --connector trtllm)
+  # Attention DP: every size per group is 1, a power of two.
+  expect_output(0 "^matrix: 1 KV head, attention DP on both sides, [^\n]*\n"
+    "\ntrtllm: 16 of 16 sizings accepted\n" "\ntrtllm-v2: 16 of 16 sizings accepted\n"
+    -- matrix --kv-heads 1 --max-tp 4 --prefill-adp --decode-adp)
+
+elseif(GROUP STREQUAL "stages")
+  # SPEC §15.4: the model's num_hidden_layers split evenly; which prefill stages each decode stage reads.
+  expect_output(0
+    "\npipeline: prefill 2 stages \\(16,16\\), decode 4 stages \\(8,8,8,8\\), 32 layers \\(num_hidden_layers\\)\n"
+    "\n  decode stage 1 \\(layers .8, 16\\)\\) reads prefill stage 0\n  decode stage 2 \\(layers .16, 24\\)\\) reads prefill stage 1\n"
+    "\nattention DP: off\n  trtllm: accepts\n  trtllm-v2: accepts\ncheck: 2 checks, 0 rejected\n$"
+    -- check --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 2 --decode-tp 4 --prefill-pp 2 --decode-pp 4)
+  # Uneven splits: a decode stage across two prefill stages.
+  expect_output(0 "\n  decode stage 1 \\(layers .10, 32\\)\\) reads prefill stages 0 to 1\n"
+    -- check --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 2 --decode-tp 4 --prefill-pp-layers 20,12 --decode-pp-layers 10,22)
+  # An even split of 27 layers over 4 stages: the first ones take one more.
+  expect_output(1 "\npipeline: prefill 4 stages \\(7,7,7,6\\), decode 1 stage \\(27\\), 27 layers \\(num_hidden_layers\\)\n"
+    -- check --model-config ${CONFIGS}/deepseek-v2-lite-mla.json --prefill-tp 2 --decode-tp 4 --prefill-pp 4)
+  # Attention DP makes 6 -> 3 a sizing the C++ transceiver accepts.
+  expect_output(0 "\nattention DP: prefill \\(6 groups of TP 1\\) and decode \\(3 groups of TP 1\\)\n  trtllm: accepts\n"
+    -- check --prefill-tp 6 --decode-tp 3 --kv-heads 8 --prefill-adp --decode-adp --connector trtllm)
+  expect_output(1 "\n  trtllm: rejects: ValueError: decode tp_size per attention-DP group 3 must be a power of two"
+    -- check --prefill-tp 6 --decode-tp 3 --kv-heads 1 --prefill-adp --connector trtllm)
+  json_of(j check --prefill-tp 2 --decode-tp 4 --kv-heads 8 --prefill-pp-layers 3,1 --decode-adp)
+  expect_json("${j}" "3" pipeline prefill_layers 0)
+  expect_json("${j}" "4" pipeline decode_layers 0)
+  expect_json("${j}" "ON" attention_dp decode)
+  expect_json("${j}" "2" LENGTH checks)
+  # The plan of each decode rank of each stage: layers and global prefill ranks.
+  expect_output(0
+    "\ndecode rank 2 \\(stage 1, TP rank 0\\) holds heads .0, 2\\) of layers .1, 3\\):\n"
+    "  heads .0, 1\\) of layers .1, 2\\) from prefill rank 0 \\(stage 0, TP rank 0\\): heads 0\\.\\.1 of its page to heads 0\\.\\.1 of this page\n"
+    "  heads .1, 2\\) of layers .2, 3\\) from prefill rank 5 \\(stage 1, TP rank 1\\): heads 0\\.\\.1 of its page to heads 1\\.\\.2 of this page\n"
+    "\nprefill rank 4 \\(stage 1, TP rank 0\\): serves 1 decode rank \\(the requests it waits for\\)\n"
+    -- plan --prefill-tp 4 --decode-tp 2 --kv-heads 4 --prefill-pp-layers 2,1 --decode-pp-layers 1,2)
+  json_of(j plan --prefill-tp 4 --decode-tp 2 --kv-heads 4 --prefill-pp-layers 2,1 --decode-pp-layers 1,2 --decode-rank 0 --bytes-per-head 64)
+  expect_json("${j}" "2" LENGTH decode)
+  expect_json("${j}" "4" LENGTH decode 1 copies)
+  expect_json("${j}" "5" decode 1 copies 3 prefill_rank)
+  expect_json("${j}" "2" decode 1 copies 3 layers 0)
+  expect_json("${j}" "64" decode 1 copies 1 dest_offset)
+  expect_json("${j}" "2" prefill 0 serves)
+  # Attention DP: a decode rank holds every head.
+  expect_output(0 "^plan: prefill TP 4, decode TP 2, 8 KV heads\nattention DP: prefill \\(4 groups of TP 1\\) and decode \\(2 groups of TP 1\\)\n"
+    "\ndecode rank 1 \\(stage 0, TP rank 1\\) holds heads .0, 8\\):\n  heads .0, 8\\) from prefill rank 0 "
+    -- plan --prefill-tp 4 --decode-tp 2 --kv-heads 8 --prefill-adp --decode-adp --decode-rank 1)
+  # A sizing the model rejects.
+  expect_output(1 "^plan: ValueError: total_num_kv_heads 2 cannot be sharded over prefill tp_size 3: one must divide the other\n$"
+    -- plan --prefill-tp 3 --decode-tp 2 --kv-heads 2 --decode-pp-layers 1)
 
 elseif(GROUP STREQUAL "pictures")
   set(p "${WORK_DIR}/plan_4_6.svg")
@@ -232,6 +321,30 @@ elseif(GROUP STREQUAL "bad_inputs")
   expect_usage_error("tpcheck matrix: --svg cannot write '[^']*': Is a directory" matrix --kv-heads 8 --svg ${WORK_DIR})
   expect_usage_error("tpcheck plan: --svg needs a value" plan --prefill-tp 4 --decode-tp 6 --kv-heads 12 --svg "")
   expect_usage_error("tpcheck matrix: --svg given twice" matrix --kv-heads 8 --svg a.svg --svg b.svg)
+  # Stage splits and attention DP (SPEC §15.4).
+  foreach(command check plan)
+    set(sizes --prefill-tp 2 --decode-tp 4 --kv-heads 8)
+    expect_usage_error("tpcheck ${command}: --prefill-pp-layers takes layer counts separated by commas, each a whole number from 0 to 65536, got '2,x'" ${command} ${sizes} --prefill-pp-layers 2,x)
+    expect_usage_error("tpcheck ${command}: --decode-pp-layers takes layer counts separated by commas, each a whole number from 0 to 65536, got '2,,2'" ${command} ${sizes} --decode-pp-layers 2,,2)
+    expect_usage_error("tpcheck ${command}: --decode-pp-layers takes layer counts separated by commas, each a whole number from 0 to 65536, got '-1'" ${command} ${sizes} --decode-pp-layers -1)
+    expect_usage_error("tpcheck ${command}: --prefill-pp-layers takes layer counts separated by commas, each a whole number from 0 to 65536, got '65537'" ${command} ${sizes} --prefill-pp-layers 65537)
+    expect_usage_error("tpcheck ${command}: --prefill-pp-layers needs a value" ${command} ${sizes} --prefill-pp-layers)
+    expect_usage_error("tpcheck ${command}: --prefill-pp-layers given twice" ${command} ${sizes} --prefill-pp-layers 2 --prefill-pp-layers 2)
+    expect_usage_error("tpcheck ${command}: give at most one of --decode-pp and --decode-pp-layers" ${command} ${sizes} --decode-pp-layers 2 --decode-pp 2)
+    expect_usage_error("tpcheck ${command}: --prefill-pp takes a whole number from 1 to 4096, got '0'" ${command} ${sizes} --prefill-pp 0)
+    expect_usage_error("tpcheck ${command}: --prefill-pp splits the model's num_hidden_layers evenly: it needs --model-config \\(or give the layers with --prefill-pp-layers\\)" ${command} ${sizes} --prefill-pp 2)
+    expect_usage_error("tpcheck ${command}: prefill pp stages hold 4 layers but decode pp stages hold 3: both sides must hold the same layers" ${command} ${sizes} --prefill-pp-layers 2,2 --decode-pp-layers 3)
+    expect_usage_error("tpcheck ${command}: prefill pp stage 1 has 0 layers, must have at least one" ${command} ${sizes} --prefill-pp-layers 2,0)
+    expect_usage_error("tpcheck ${command}: prefill pp stage 32 has 0 layers, must have at least one" ${command} --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 2 --decode-tp 4 --prefill-pp 33)
+    expect_usage_error("tpcheck ${command}: --prefill-pp-layers holds 24 layers but --model-config '[^']*llama-8kv.json' has num_hidden_layers = 32" ${command} --model-config ${CONFIGS}/llama-8kv.json --prefill-tp 2 --decode-tp 4 --prefill-pp-layers 16,8)
+    expect_usage_error("tpcheck ${command}: --model-config '[^']*no-layer-count.json' has no num_hidden_layers to split: give --decode-pp-layers" ${command} --model-config ${bad}/no-layer-count.json --prefill-tp 2 --decode-tp 4 --decode-pp 2)
+  endforeach()
+  expect_usage_error("tpcheck check: pipeline stages and attention DP are modelled for trtllm and trtllm-v2 only, not for moriio" check --prefill-tp 2 --decode-tp 4 --kv-heads 8 --prefill-adp --connector moriio)
+  expect_usage_error("tpcheck check: pipeline stages and attention DP are modelled for trtllm and trtllm-v2 only, not for sglang" check --prefill-tp 2 --decode-tp 4 --kv-heads 8 --decode-pp-layers 1,1 --connector trtllm --connector sglang)
+  expect_usage_error("tpcheck matrix: attention DP is modelled for trtllm and trtllm-v2 only, not for nixl" matrix --kv-heads 8 --decode-adp --connector nixl)
+  expect_usage_error("tpcheck matrix: unknown option '--prefill-pp-layers'" matrix --kv-heads 8 --prefill-pp-layers 2)
+  expect_usage_error("tpcheck plan: --svg draws a tensor-parallel plan: it does not draw pipeline stages or attention DP \\(leave those out to draw the plan of one stage pair\\)" plan --prefill-tp 2 --decode-tp 4 --kv-heads 8 --prefill-adp --svg ${WORK_DIR}/s.svg)
+  expect_usage_error("tpcheck check: unknown connector 'trt' \\(expected moriio, nixl, mooncake, sglang, trtllm, trtllm-v2 or general\\)" check --prefill-tp 2 --decode-tp 4 --kv-heads 8 --connector trt)
   file(GLOB leftovers "${WORK_DIR}/*.tmp*")
   if(leftovers)
     string(APPEND failures "\n  temporary files left behind: ${leftovers}")

@@ -31,12 +31,19 @@ enum class Role {
   DpSize,     // a data-parallel size
   HostCount,  // the number of hosts the Size at `of` spans
   BasePort,   // the first port of a deployment
+  // A side's PP stage layer counts, carried as one integer (tpcheck/stages.hpp's
+  // code); `of`: the split whose layer total it shares, or -1.
+  StageSplit,
+  Stage,        // a stage of the StageSplit at `of`
+  AttentionDp,  // a side's attention-DP flag: 0 or 1
+  DpGroup,      // a DP group of the Size at `of`: [0, T) under the AttentionDp at `given`, else 0
 };
 
 struct Param {
   std::string_view name;  // as `tpcheck eval` lists it: "r", "L", "MLA", "DP_RANK", ...
   Role role;
-  int of = -1;  // Rank, HeadIndex, HostCount: index of the parameter that bounds it
+  int of = -1;     // Rank, HeadIndex, HostCount, StageSplit, Stage, DpGroup: index of the parameter that bounds it
+  int given = -1;  // DpGroup: index of the AttentionDp flag that makes its side's ranks groups
   // A parameter reads as its name.
   operator std::string_view() const { return name; }  // NOLINT: implicit on purpose
   friend bool operator==(const Param& p, std::string_view name) { return p.name == name; }
@@ -47,8 +54,25 @@ struct OperationInfo {
   std::vector<Param> params;
 };
 
+// The parameters `tpcheck eval` takes from its options rather than from the
+// call's words: a TRT-LLM deployment's stage splits (PREFILL_PP_LAYERS,
+// DECODE_PP_LAYERS: --prefill-pp-layers, --decode-pp-layers) and attention-DP
+// flags (PREFILL_ADP, DECODE_ADP: --prefill-adp, --decode-adp).
+inline bool from_eval_options(const Param& p) { return p.role == Role::StageSplit || p.role == Role::AttentionDp; }
+
+// Those options as given. A side without a split is one stage holding every
+// layer of the other side's split (one layer when neither is given).
+struct StageOptions {
+  std::optional<std::vector<BigInt>> prefill_layers, decode_layers;  // layer counts, each >= 0
+  bool prefill_adp = false, decode_adp = false;
+  bool any() const { return prefill_layers || decode_layers || prefill_adp || decode_adp; }
+};
+
 // Every operation, in the order `tpcheck eval --help` lists them.
 const std::vector<OperationInfo>& operation_infos();
+
+// "OP PARAM... [--OPTION ...]...": how `tpcheck eval` calls operation `op`.
+const std::string& usage_line(std::size_t op);
 std::optional<std::size_t> operation_index(std::string_view op);
 
 // Which instantiation of the model runs a call: the narrowest of int64 and
@@ -61,10 +85,13 @@ std::optional<ModelType> model_type_named(std::string_view name);  // "int16", "
 // modelled error is an outcome too; returns true), or a one-line usage error
 // (returns false). A caller that evaluates call after call (`eval --batch`,
 // fuzz_eval_line) reuses one buffer: a usage error costs no allocation then.
-bool evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type, std::string& text);
+// `stages` gives the parameters the call's words do not (from_eval_options);
+// an option the operation does not read is a usage error.
+bool evaluate(std::string_view op, std::span<const std::string_view> args, ModelType type, std::string& text,
+              const StageOptions& stages = {});
 
 // The same from one whitespace-separated line "OP ARG..." (`tpcheck eval --batch`).
-bool evaluate_line(std::string_view line, ModelType type, std::string& text);
+bool evaluate_line(std::string_view line, ModelType type, std::string& text, const StageOptions& stages = {});
 
 // A call as the one parser of "OP ARG..." reads it: the operation's index in
 // operation_infos() and its arguments, checked for arity, decimal syntax

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tpcheck/model.hpp"
+#include "tpcheck/stages.hpp"
 
 namespace tpcheck {
 
@@ -26,6 +27,24 @@ std::string render(const Span<Int>& s) {
 template <ModelInt Int>
 std::string render(const Copy<Int>& c) {
   return "(" + decimal(c.p) + ", " + decimal(c.lo) + ", " + decimal(c.hi) + ")";
+}
+
+template <ModelInt Int>
+std::string render(const WideSpan<Int>& r) {
+  return "(" + decimal(r.first) + ", " + decimal(r.end) + ")";
+}
+
+// (source, lo, hi, first layer, end layer)
+template <ModelInt Int>
+std::string render(const StageCopy<Int>& c) {
+  return "(" + decimal(c.source) + ", " + decimal(c.lo) + ", " + decimal(c.hi) + ", " + decimal(c.layers.first) + ", " +
+         decimal(c.layers.end) + ")";
+}
+
+// (prefill, decode)
+template <ModelInt Int>
+std::string render(const DuplicateHeadFactors<Int>& f) {
+  return "(" + decimal(f.prefill) + ", " + decimal(f.decode) + ")";
 }
 
 template <class V>

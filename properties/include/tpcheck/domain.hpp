@@ -25,7 +25,12 @@
 
 namespace tpcheck::dom {
 
-enum class BlockKind : std::uint8_t { Size, Pair, Rank, Heads, Flag, DpRank, DpSize, Hosts, BasePort };
+enum class BlockKind : std::uint8_t {
+  Size, Pair, Rank, Heads, Flag, DpRank, DpSize, Hosts, BasePort,
+  StageSplit,  // a side's PP stage layer counts, as one integer (tpcheck/stages.hpp's code)
+  Stage,       // a stage of a StageSplit
+  DpGroup,     // an attention-DP group of a side
+};
 
 // Options of the blocks: which part of the block's values an invariant speaks about.
 enum class Sizes : std::uint8_t { Positive, WithNonPositive };
@@ -36,25 +41,36 @@ enum class Ranks : std::uint8_t { Valid, NotLast, WithInvalid };
 // that is not (-1, 0 and 1 under the MLA flag). Drawn at random, Edges is Any.
 enum class HeadCounts : std::uint8_t { Compatible, Any, Edges };
 enum class DpRanks : std::uint8_t { NonNegative, Any };
+// Valid: every stage has at least one layer (and a split that shares another's
+// total has that total); WithInvalid: also the empty list, a stage without
+// layers, and (sharing a total) another total.
+enum class Splits : std::uint8_t { Valid, WithInvalid };
 
 struct Block {
   BlockKind kind;
   std::uint8_t option = 0;
   std::array<const char*, 2> names{};     // the values it gives (only a pair gives two)
   std::array<const char*, 2> of_names{};  // the values it depends on, by name
-  const char* flag_name = nullptr;        // heads: the MLA flag under which H is ignored
+  const char* flag_name = nullptr;        // heads: the MLA flag under which H is ignored; dp_group: the ADP flag
   const char* given_name = nullptr;       // rank: walk every rank only when this head count is valid
+  // heads: per size (of_names), a flag under which that size's ranks hold
+  // every head (attention DP), so that size need not shard them.
+  std::array<const char*, 2> exempt_names{};
+  std::uint8_t max_layers = 0;            // stage split: the sweep's largest layer total
   // Size and heads blocks: the sweep also walks kNarrowEdges past its bound
   // (and a rank of such a size only at its edges), so a narrow model's
   // overflow boundaries are crossed whatever the bound. Random engines draw
   // every magnitude anyway.
   bool narrow_edges = false;
+  std::int64_t narrow_edges_from = 0;  // ... only the edges at or past this one
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
   int given = -1;                             // rank: the head count's position
   std::array<int, 2> given_sizes{-1, -1};     // ... the sizes it must shard over
   int given_flag = -1;                        // ... and its MLA flag
+  std::array<int, 2> given_exempt{-1, -1};    // ... and the flags exempting its sizes
+  std::array<int, 2> exempt{-1, -1};          // heads: the positions of exempt_names
   int first = 0;
 
   int width() const { return kind == BlockKind::Pair ? 2 : 1; }
@@ -67,8 +83,10 @@ struct Block {
 // and int16's largest value.
 inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32767};
 
-// A block that also walks kNarrowEdges (see Block::narrow_edges).
-Block with_narrow_edges(Block b);
+// A block that also walks kNarrowEdges (see Block::narrow_edges), those at or
+// past `from` only when given (16384: the sizes whose multiples pass int16, where
+// a stage's global ranks do, without the ones whose squares do).
+Block with_narrow_edges(Block b, std::int64_t from = 0);
 
 // Builders for declarations (properties/src/*_invariants.cpp).
 Block size(const char* name, Sizes option = Sizes::Positive);
@@ -88,6 +106,22 @@ Block dp_rank(const char* name, DpRanks option = DpRanks::NonNegative);
 Block dp_size(const char* name, Sizes option = Sizes::Positive);
 Block hosts(const char* name, const char* of);
 Block base_port(const char* name, const char* dp_size, const char* tp_size);
+// A head count for two sizes where a side under its attention-DP flag holds
+// every head (only a side without it must shard H); `mla_flag` as heads().
+Block heads_per_group(const char* name, const char* of_a, const char* adp_a, const char* of_b, const char* adp_b,
+                      HeadCounts option, const char* mla_flag = nullptr);
+// A side's stage split (its code): the sweep walks every split of 1 to
+// `max_layers` layers; with `same_total_as`, the splits of that split's layer
+// total instead (a pair of sides that hold the same layers).
+Block stage_split(const char* name, std::uint8_t max_layers, Splits option = Splits::Valid,
+                  const char* same_total_as = nullptr);
+// A stage of a split: [0, S) (with invalid: -1 and S too).
+Block stage(const char* name, const char* of_split, Ranks option = Ranks::Valid);
+// A DP group of a side of TP size `of_size`: [0, T) under `adp_flag`, else 0
+// (with invalid: -1 and the group count too).
+Block dp_group(const char* name, const char* of_size, const char* adp_flag, Ranks option = Ranks::Valid);
+
+struct Bound;
 
 class Domain {
  public:
@@ -95,6 +129,13 @@ class Domain {
   // Resolves every name to a position; throws std::invalid_argument naming a
   // value that is unknown or not defined before the block that uses it.
   explicit Domain(std::vector<Block> blocks);
+
+  // The sweep walks sizes and head counts up to at most these, whatever its
+  // bound: for a domain whose cases multiply (stage splits, DP groups and
+  // ranks on top of a sizing) where small sizes already meet every kind.
+  Domain& sweep_cap(std::int64_t max_tp, std::int64_t max_heads);
+  // The bound a walk of this domain uses: `bound` under the domain's cap.
+  Bound capped(const Bound& bound) const;
 
   const std::vector<Block>& blocks() const { return blocks_; }
   int width() const { return static_cast<int>(names_.size()); }
@@ -107,10 +148,13 @@ class Domain {
   std::vector<const char*> names_;
   std::vector<bool> sizes_;
   std::vector<bool> flags_;
+  std::int64_t cap_tp_ = 0, cap_heads_ = 0;  // 0: no cap
+
+  friend std::string domain_text(const Domain& d);
 };
 
-// At most this many values in one case (the widest operation has five).
-inline constexpr int kMaxValues = 8;
+// At most this many values in one case (the widest operation, stage_plan, has eleven).
+inline constexpr int kMaxValues = 12;
 
 // ---- the exhaustive enumeration at a bound ----------------------------------
 
@@ -134,7 +178,8 @@ void block_values(const Block& b, const Bound& bound, const std::int64_t* values
 template <class Visit>
 class Walker {
  public:
-  Walker(const Domain& domain, const Bound& bound) : domain_(domain), bound_(bound), buffers_(domain.blocks().size()) {}
+  Walker(const Domain& domain, const Bound& bound)
+      : domain_(domain), bound_(domain.capped(bound)), buffers_(domain.blocks().size()) {}
 
   void walk(std::int64_t* values, std::size_t from, Visit& visit) {
     if (from == domain_.blocks().size()) {
@@ -192,10 +237,15 @@ void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits
 // block has no choices for one of them (say a size of 2^300 + 1).
 std::optional<std::vector<Choice>> encode(const Domain& d, const BigInt* values, const Limits& limits);
 
-// "name=value" for every value of a case, space separated.
+// "name=value" for every value of a case, space separated; a stage split as
+// its layer counts ("prefill_layers=[2, 1]").
 std::string describe(const Domain& d, const BigInt* values);
 
-// The domain's blocks as text: "pair(L, R: divisible), rank(r of L)".
+// Value `position` of a case as describe() shows it.
+std::string value_text(const Domain& d, int position, const BigInt& value);
+
+// The domain's blocks as text: "pair(L, R: divisible), rank(r of L)", and
+// the sweep's cap when it has one ("; swept up to sizes 6, head counts 6").
 std::string domain_text(const Domain& d);
 
 }  // namespace tpcheck::dom

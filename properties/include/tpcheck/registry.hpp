@@ -64,8 +64,8 @@ struct Proof {
 };
 
 // The kinds of input an entry met in one case, one bit per declared kind.
-using KindMask = std::uint32_t;
-inline constexpr std::size_t kMaxKinds = 32;
+using KindMask = std::uint64_t;
+inline constexpr std::size_t kMaxKinds = 64;
 
 // Evaluates the entry on one case of its domain number `domain` (the values
 // in the domain's order); sets `kinds` when the verdict is not vacuous.

@@ -15,9 +15,17 @@
 
 namespace tpcheck::preflight {
 
+// A cell: the rule that rejects the sizing, or, for a sizing the connector
+// runs, how it is served wrongly (neither: accepted and served correctly).
+struct Cell {
+  std::optional<Rejection> reason;
+  std::optional<Misservice> misserved;
+  bool operator==(const Cell&) const = default;
+};
+
 // How a cell is shown: its character, its colour and what it means.
 struct CellKind {
-  std::optional<Rejection> reason;  // nothing: accepted
+  Cell cell;
   char mark;
   std::string_view colour;
   std::string_view meaning;
@@ -25,41 +33,58 @@ struct CellKind {
 
 // The legend, in the order it is shown. Rejection::NotPositive cannot occur in
 // a matrix (sizes start at 1), so it has no entry.
-inline constexpr std::array<CellKind, 5> kCellKinds = {{
-    {std::nullopt, '+', "#1a9850", "accepted"},
-    {Rejection::NotDivisible, '.', "#d9d9d9", "P and D do not divide each other"},
-    {Rejection::HeadsDoNotShard, 'x', "#737373", "KV heads do not shard over P or D (the model does not load)"},
-    {Rejection::HeadGuard, 'g', "#fdae61", "MoRIIO head guard: needs P == D or min(P, D) >= heads"},
-    {Rejection::NixlReplicaRule, 'r', "#d73027", "NIXL replica rule: P > D and P > heads leaves replicas unread"},
+inline constexpr std::array<CellKind, 10> kCellKinds = {{
+    {{}, '+', "#1a9850", "accepted"},
+    {{Rejection::NotDivisible, {}}, '.', "#d9d9d9", "P and D do not divide each other"},
+    {{Rejection::HeadsDoNotShard, {}}, 'x', "#737373", "KV heads do not shard over P or D (the model does not load)"},
+    {{Rejection::HeadGuard, {}}, 'g', "#fdae61", "MoRIIO head guard: needs P == D or min(P, D) >= heads"},
+    {{Rejection::NixlReplicaRule, {}}, 'r', "#d73027", "NIXL replica rule: P > D and P > heads leaves replicas unread"},
+    {{Rejection::NotPowerOfTwo, {}}, 'p', "#9e0142", "TRT-LLM C++: a TP size per attention-DP group is not a power of two"},
+    {{Rejection::MlaNotCovered, {}}, 'm', "#5e4fa2", "TRT-LLM C++: MLA is MLACacheFormatter's, which the model does not cover"},
+    {{{}, Misservice::TargetsMissingPrefillRanks}, 't', "#f46d43",
+     "runs, but decode ranks target prefill ranks that do not exist (requests fail)"},
+    {{{}, Misservice::PrefillRanksStall}, 's', "#fee08b", "runs, but some prefill ranks are never targeted (they stall)"},
+    {{{}, Misservice::NotDivisible}, 'n', "#e6f598", "runs, but serves correctly only P and D that divide each other"},
 }};
 
-// The entry for a cell (the accepted entry for nothing).
-const CellKind& cell_kind(std::optional<Rejection> reason);
+// The entry for a cell.
+const CellKind& cell_kind(const Cell& cell);
+
+struct Matrix;
+
+// The legend a matrix shows, in kCellKinds' order: "accepted" and every kind
+// some cell of it has (ten kinds are a lot to read past when a grid shows three).
+std::vector<const CellKind*> legend_of(const Matrix& m);
 
 // A reason's name in --json output: "not_divisible", "heads_do_not_shard", ...
 std::string_view reason_name(Rejection r);
+// A misservice's name in --json output: "targets_missing_prefill_ranks", ...
+std::string_view misservice_name(Misservice m);
 
 struct Panel {
   Connector connector;
-  std::vector<std::optional<Rejection>> cells;  // row P-1, column D-1: cells[(P-1) * N + (D-1)]
-  std::int64_t accepted = 0;
+  std::vector<Cell> cells;  // row P-1, column D-1: cells[(P-1) * N + (D-1)]
+  std::int64_t accepted = 0;   // cells without a rejection
+  std::int64_t misserved = 0;  // ... of which served wrongly
 };
 
 struct Matrix {
   std::int64_t max_tp = 0;
   std::int64_t kv_heads = 1;
   bool mla = false;
+  AttentionDp adp;  // read by the TRT-LLM panels
   std::vector<Panel> panels;
 
-  const std::optional<Rejection>& cell(const Panel& panel, std::int64_t P, std::int64_t D) const {
+  const Cell& cell(const Panel& panel, std::int64_t P, std::int64_t D) const {
     return panel.cells[static_cast<std::size_t>((P - 1) * max_tp + (D - 1))];
   }
 };
 
-Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, std::int64_t kv_heads, bool mla);
+Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, std::int64_t kv_heads, bool mla,
+                    AttentionDp adp = {});
 
 // The text grid: per connector a header, column numbers (one digit per line)
-// and a row per prefill size; the legend first. `heads` says what the head
+// and a row per prefill size; the legend (legend_of) first. `heads` says what the head
 // count is ("8 KV heads", "MLA").
 std::string matrix_text(const Matrix& m, const std::string& heads);
 

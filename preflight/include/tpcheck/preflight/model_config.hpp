@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -15,6 +16,11 @@ struct ModelConfig {
   std::string key;    // the key that decided it, nested keys dotted: "text_config.num_key_value_heads"
   std::string value;  // that key's value as written in the file ("8", "true")
   bool fallback = false;  // no KV head key: one KV head per attention head
+  // The model's decoder layers (num_hidden_layers, or the names Hugging Face
+  // maps to it: GPT-2's n_layer, MPT's n_layers, ChatGLM's num_layers), for
+  // pipeline stage splits; nothing when the config has none.
+  std::optional<std::int64_t> layers;
+  std::string layers_key;
 };
 
 // Which key decides, first match wins (vLLM's order):
@@ -28,7 +34,7 @@ struct ModelConfig {
 // The model's keys are read from a nested text_config where there is one
 // (multimodal models); model_type, new_decoder_architecture and attn_config
 // from the top level. A key set to null counts as absent. Every count must be
-// a whole number in [1, max_heads].
+// a whole number in [1, max_heads]; so is a layer count, when there is one.
 std::variant<ModelConfig, std::string> model_config_from_text(const std::string& text, std::int64_t max_heads);
 
 // The same for a file; errors name it. Only regular files up to 16 MiB.

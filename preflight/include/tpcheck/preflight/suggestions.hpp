@@ -38,13 +38,17 @@ struct Suggestion {
   bool operator==(const Suggestion&) const = default;
 };
 
-// Fan-in of a sizing the connector accepts. O(P + D).
-FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla);
+// Fan-in of a sizing the connector accepts, inside one request (under
+// attention DP a request is one DP group a side). O(P + D).
+FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla, AttentionDp adp = {});
 
-// For each of the three kinds, the nearest accepted sizing below and above
-// (P' + D' <= max_gpus), ordered by change, then kind, then GPU count.
+// Whether the connector accepts the sizing and serves it correctly (no misservice).
+bool serves(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla, AttentionDp adp = {});
+
+// For each of the three kinds, the nearest sizing the connector serves (below
+// and above, P' + D' <= max_gpus), ordered by change, then kind, then GPU count.
 std::vector<Suggestion> suggest(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla,
-                                std::int64_t max_gpus);
+                                std::int64_t max_gpus, AttentionDp adp = {});
 
 // The `count` smallest head counts that both P and D ranks shard (§4), for
 // which the general rule serves P -> D.

@@ -62,6 +62,11 @@ class Encoding {
   OutcomeTerm host_index(const z3::expr& q, const z3::expr& T, const z3::expr& n) const;
   OutcomeTerm port_range(const z3::expr& base, const z3::expr& dp_size, const z3::expr& tp_size) const;
 
+  // §15.4.4 (lib/src/stages.cpp): whether both sides hold as many heads per
+  // rank, over each side's TP size per attention-DP group (1 under its flag).
+  OutcomeTerm whole_block_copy_allowed(const z3::expr& P, const z3::expr& D, const z3::expr& H, const z3::expr& mla,
+                                       const z3::expr& prefill_adp, const z3::expr& decode_adp) const;
+
   // §11 (lib/src/deployment.cpp).
   OutcomeTerm sizing_accepted(ConnectorTerm c, const z3::expr& P, const z3::expr& D, const z3::expr& H,
                               const z3::expr& mla) const;

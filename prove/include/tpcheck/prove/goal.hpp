@@ -39,6 +39,13 @@ Law quotient_law(z3::context& c);
 // b * (x // b) == x wherever b >= 1 and x % b == 0: a divisibility as a product.
 Law divides_law(z3::context& c);
 
+// floor(x * H / P) (a rank's first head, the anchor) without the plan's
+// terms around it: x * m when H == m * P (the side splits the heads) ...
+Law multiple_law(z3::context& c);
+
+// ... and y when P == k * H (it replicates them) and k * y <= x < k * y + k (y is x // k).
+Law fraction_law(z3::context& c);
+
 // Another invariant's proved statement, for a goal to be given instead of
 // proving it again: every goal of that invariant as "its domain implies its
 // claim", over the same named inputs (Goals::cite). The runner proves the cited

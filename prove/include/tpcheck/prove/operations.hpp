@@ -17,9 +17,12 @@ namespace tpcheck::prove {
 // How a value is printed (Python's repr of the model's value).
 enum class Shape { Int, Bool, None, Span, Ranks, Copies };
 
+// A parameter that is a Bool: MLA and the attention-DP flags.
+inline bool is_flag(std::string_view param) { return param == "MLA" || param.ends_with("_ADP"); }
+
 struct EncodedOperation {
   std::string_view name;                 // the model function's name (`tpcheck eval`'s, where it has one)
-  std::vector<std::string_view> params;  // a param named "MLA" is a Bool
+  std::vector<std::string_view> params;  // a flag (is_flag) is a Bool
   Shape shape;
   bool eval_knows;                       // `tpcheck eval NAME ARGS...` runs it
   std::function<OperationTerm(const Encoding&, const std::vector<z3::expr>&)> build;

@@ -51,5 +51,6 @@ std::vector<Goal> port_offsets_never_collide(const Encoding& e);
 std::vector<Goal> decode_rank_dials_its_mapped_peer(const Encoding& e);
 std::vector<Goal> port_range_rejects_exactly_the_overflowing_deployments(const Encoding& e);
 std::vector<Goal> accepted_sizing_is_served_correctly(const Encoding& e);
+std::vector<Goal> whole_block_copy_only_between_equal_heads_per_rank(const Encoding& e);
 
 }  // namespace tpcheck::prove
