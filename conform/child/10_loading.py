@@ -280,6 +280,7 @@ class SourceFile:
         self.classes = {}
         self.loaded_classes = {}
         self.inner_imports = inner_imports(tree)
+        self.imported = {}  # name bound by a module-level import of a module not installed -> name imported
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.run_import(node)
@@ -298,7 +299,10 @@ class SourceFile:
 
     def run_import(self, node):
         if isinstance(node, ast.ImportFrom):
-            if node.level != 0 or node.module is None or node.module == "__future__":
+            if node.level != 0:  # a module of the connector's own package: never installed here
+                self.imported.update((a.asname or a.name, a.name) for a in node.names)
+                return
+            if node.module is None or node.module == "__future__":
                 return
             modules = [(node.module, [a.asname or a.name for a in node.names], node)]
         else:
@@ -306,6 +310,8 @@ class SourceFile:
         for module, binds, statement in modules:
             interpreter = module.split(".")[0] in INTERPRETER_MODULES
             if not (interpreter or is_stdlib(module)):
+                if isinstance(node, ast.ImportFrom):
+                    self.imported.update((a.asname or a.name, a.name) for a in node.names)
                 continue
             try:
                 exec(compile_source(copy.copy(statement), self.path), self.namespace)
@@ -650,10 +656,31 @@ class ServedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 SERVED_MODULES = ServedModules()
 
 
+def link_imports(sources):
+    """A name a file imports at module level from its own package (which is
+    not installed) is bound to the definition of another given file that
+    defines it, as the import would bind it: peer.py's mapper classes from
+    block.py. A file's own definitions, and names no given file defines
+    (left to the stand-ins, or undefined), are left alone."""
+    for source in sources:
+        for bound, name in source.imported.items():
+            if source.defines(bound):
+                continue
+            giver = next((s for s in sources if s is not source and s.defines(name)), None)
+            if giver is None:
+                continue
+            try:
+                source.namespace[bound] = giver.value_of(name)
+            except Exception:  # noqa: BLE001 - left as it was: the code says so when it runs
+                pass
+
+
 def load_sources(paths):
-    """The given files, loaded, with the modules their function bodies import served from them."""
+    """The given files, loaded, with the modules their function bodies import
+    served from them and their module-level imports of each other linked."""
     sources = [SourceFile(path) for path in paths]
     SERVED_MODULES.plan(sources)
+    link_imports(sources)
     return sources
 
 

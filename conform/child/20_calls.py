@@ -99,6 +99,8 @@ def bind(spec, sources):
         callable_ = target.function
     else:
         steps = [m for m, _ in driver["steps"][:-1]] if driver and driver["kind"] == "transfers" else []
+        if driver and driver["kind"] == "peers":
+            steps = [m for m in driver["needs"] if m not in spec["methods"]]
         target, why = bind_method(spec, sources, spec["classes"], spec["methods"], steps, spec.get("requires") or ())
         if target is None:
             return None, why
@@ -126,6 +128,8 @@ def bind(spec, sources):
                             for m in driver["pairing"]["methods"]), why)
                 pairing.item_setup = instance_setup(pairing_spec, pairing.cls)
                 target.driver = TransferDriver(target, driver, pairing)
+            elif driver["kind"] == "peers":
+                target.driver = PeerDriver(target, driver, sources)
             else:
                 compile(each_driver(target, driver), "<tpcheck driver>", "exec")
     except (Unshapeable, SyntaxError) as e:

@@ -112,6 +112,20 @@ std::string compared_with(const Binding& b) {
       }
       return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per "
              "head, layer count or `cp` (SPEC §15.2)";
+    case Relation::PeerFindOverlap:
+      return "for every `r`: `(overlap, start, end)` with `range(start, end)` = `window(r, L, R)`; a pair that is not "
+             "divisible is refused, and `end` never past `R` (SPEC §15.1)";
+    case Relation::PeerHeadOffsets:
+      return "for every pair that shares heads: the byte offsets of §6's copy in `p`'s and `d`'s heads (SPEC §15.1)";
+    case Relation::PeerCompatible:
+      return "through `register`, on both sides: every head-compatible sizing accepted, a peer with `cp` 2 (or, "
+             "under MLA, 2 heads per rank) refused (SPEC §15.1)";
+    case Relation::PeerOverlap:
+      return "gen side: `.ranks` = the stage window, in range and in the serving DP group; ctx side: `len(.ranks)` "
+             "= the gen ranks that ask it; the duplicate-head factors (SPEC §15.1, §15.4)";
+    case Relation::PeerKvMap:
+      return "for every pair that sends (the selection rule): every byte of each gen rank's blocks written once, "
+             "from the same block, layer, K or V, head and byte of a ctx rank that holds it (SPEC §15.1)";
   }
   return "?";
 }

@@ -39,13 +39,13 @@ std::string bytes_text(std::uint64_t n) {
 Run run_in_region(const RankMemory& rank, std::int64_t region, std::uint64_t offset) {
   const std::uint64_t item = rank.pages->item_length();
   Run r = rank.pages->run_at(offset % item);
-  r.first.region = region;
-  r.first.slot = static_cast<std::int64_t>(offset / item);
+  r.first.region = rank.key(region);
+  r.first.slot = rank.first_slot(region) + static_cast<std::int64_t>(offset / item);
   return r;
 }
 
 std::string describe(const RankMemory& rank, const ByteCoord& c) {
-  return rank.region_name(c.region) + " page " + decimal(c.slot) + " token " + decimal(c.token) + " head " +
+  return rank.region_name(c.region) + " " + rank.slot_word + " " + decimal(c.slot) + " token " + decimal(c.token) + " head " +
          decimal(c.head) + " byte " + decimal(c.byte);
 }
 
@@ -161,14 +161,14 @@ void ByteJudge::piece(std::int64_t p, std::int64_t d, const MemoryMap::Place& sr
     written(d, dst.region, dst.offset, length);
     return;
   }
-  mismatch(p, d, sm, dm, rs, rt, dst.offset, length);
+  mismatch(p, d, sm, dm, rs, rt, dst.region, dst.offset, length);
 }
 
 // A piece whose pages match but whose (token, head, byte) differ somewhere:
 // cut where a head ends on either side, and judge each part, which has one
 // token and one head per side.
 void ByteJudge::mismatch(std::int64_t p, std::int64_t d, const RankMemory& sm, const RankMemory& dm, const Run& rs,
-                         const Run& rt, std::uint64_t dst_offset, std::uint64_t length) {
+                         const Run& rt, std::int64_t dst_region, std::uint64_t dst_offset, std::uint64_t length) {
   const std::int64_t Bs = sm.pages->bytes_per_head(), Bd = dm.pages->bytes_per_head();
   std::uint64_t i = 0;
   while (i < length) {
@@ -184,7 +184,7 @@ void ByteJudge::mismatch(std::int64_t p, std::int64_t d, const RankMemory& sm, c
       kind = "misaligned_in_head";
     }
     if (kind == nullptr) {
-      written(d, ct.region, dst_offset + i, step);
+      written(d, dst_region, dst_offset + i, step);
     } else if (!findings_.has(kind, p, d)) {
       ByteCoord want = ct;
       want.slot = cs.slot;
@@ -215,7 +215,9 @@ void ByteJudge::finish() {
       static const std::map<std::uint64_t, std::int64_t> kNone;
       const auto& events = found == written_.end() ? kNone : found->second;
       for (const std::int64_t slot : dm.request) {
-        const std::uint64_t lo = static_cast<std::uint64_t>(slot) * item, hi = lo + item;
+        // A one-slot region (region_slots) holds only its own slot of the request.
+        if (!dm.region_slots.empty() && dm.first_slot(region) != slot) continue;
+        const std::uint64_t lo = static_cast<std::uint64_t>(slot - dm.first_slot(region)) * item, hi = lo + item;
         total += item;
         // The count of correct writes at lo, then sweep the changes inside [lo, hi).
         std::int64_t count = 0;
@@ -245,7 +247,7 @@ void ByteJudge::finish() {
     };
     if (missing) {
       findings_.add("unwritten", std::nullopt, d,
-                    "every byte of d" + decimal(d) + "'s request pages " + pages_text(dm.request) + " in " +
+                    "every byte of d" + decimal(d) + "'s request " + dm.slot_word + "s " + pages_text(dm.request) + " in " +
                         decimal(static_cast<std::int64_t>(dm.region_bases.size())) + " regions (" + bytes_text(total) +
                         ") written from a sender that holds it",
                     bytes_text(missing) + " never written correctly, the first at " + where(*first_missing));

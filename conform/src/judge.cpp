@@ -134,6 +134,11 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
     case Relation::NixlTransfers: return judge_transfers(b, args, actual);
     case Relation::IndexFunction: return judge_index_function(args, actual);
     case Relation::TrtllmTransceiver: return judge_trtllm_transceiver(b, args, actual);
+    case Relation::PeerFindOverlap: return judge_peer_find_overlap(args, actual);
+    case Relation::PeerHeadOffsets: return judge_peer_head_offsets(args, actual);
+    case Relation::PeerCompatible: return judge_peer_compatible(b, args, actual);
+    case Relation::PeerOverlap: return judge_peer_overlap(b, args, actual);
+    case Relation::PeerKvMap: return judge_peer_kv_map(b, args, actual);
   }
   if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);
   if (!j.kind) j.note.clear();
@@ -147,6 +152,10 @@ std::string not_compared_reason(const Binding& b) {
   if (b.relation == Relation::TrtllmTransceiver) {
     return "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
            "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them";
+  }
+  if (b.relation == Relation::PeerKvMap) {
+    return "sizings the model refuses (TP sizes per attention-DP group that do not divide each other) and every gen "
+           "rank refused: nothing moves";
   }
   return "cases outside int64, which this relation does not compare";
 }

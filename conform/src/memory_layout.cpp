@@ -46,10 +46,10 @@ Run BlockPages::run_at(std::uint64_t offset) const {
   return r;
 }
 
-std::string RankMemory::region_name(std::int64_t region) const {
-  const auto layers = static_cast<std::int64_t>(region_bases.size() / 2);
-  if (layers == 0) return "region " + decimal(region);
-  return (region < layers ? "K layer " : "V layer ") + decimal(region % layers);
+std::string RankMemory::region_name(std::int64_t key) const {
+  const auto named = layers ? layers : static_cast<std::int64_t>(region_bases.size() / 2);
+  if (named == 0) return "region " + decimal(key);
+  return (key < named ? "K layer " : "V layer ") + decimal(key % named);
 }
 
 std::string RankMemory::name() const { return (side == Side::Prefill ? "p" : "d") + decimal(rank); }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "tpcheck/json.hpp"
 #include "tpcheck/operations.hpp"
 
 namespace tpcheck::conform {
@@ -31,6 +32,41 @@ Binding positional_binding(std::string name, const std::vector<std::string>& par
   b.relation = relation;
   b.call.functions = {std::move(name)};
   b.call.positional = true;
+  return b;
+}
+
+std::string json_list(const std::vector<std::string>& items) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
+  return s + "]";
+}
+
+std::string args_json(const std::vector<CallArg>& args) {
+  std::vector<std::string> items;
+  for (const CallArg& a : args) {
+    items.push_back("{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +
+                    ", \"optional\": " + (a.optional ? "true" : "false") + ", \"when\": " + json_string(a.when) + "}");
+  }
+  return json_list(items);
+}
+
+std::string each_driver(const std::string& over, const std::vector<std::string>& coords,
+                        const std::vector<std::pair<std::string, std::string>>& let,
+                        const std::vector<std::vector<CallArg>>& calls, const std::string& render) {
+  std::vector<std::string> names, lets, call_items;
+  for (const auto& c : coords) names.push_back(json_string(c));
+  for (const auto& [name, value] : let) lets.push_back("[" + json_string(name) + ", " + json_string(value) + "]");
+  for (const auto& c : calls) call_items.push_back(args_json(c));
+  return "{\"kind\": \"each\", \"over\": " + json_string(over) + ", \"coords\": " + json_list(names) +
+         ", \"let\": " + json_list(lets) + ", \"calls\": " + json_list(call_items) + ", \"render\": " +
+         json_string(render) + "}";
+}
+
+Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
+  Binding b = shaped_binding(std::move(name), std::move(params), relation);
+  b.coordinates = {"p", "d"};
+  b.configuration_order = true;
+  b.call.render = "text";
   return b;
 }
 
@@ -151,7 +187,9 @@ std::optional<std::vector<Binding>> profile_bindings(const std::string& profile,
 
 const std::vector<KindInfo>& profile_kinds(const std::string& profile) {
   static const std::vector<KindInfo> kNone;
-  return profile == "sglang" ? sglang_kinds() : kNone;
+  if (profile == "sglang") return sglang_kinds();
+  if (profile == "trtllm") return trtllm_kinds();
+  return kNone;
 }
 
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {
@@ -180,7 +218,12 @@ bool reports_findings(Relation relation) {
     case Relation::SliceConfig:
     case Relation::MooncakeTransfers:
     case Relation::NixlTransfers:
-    case Relation::IndexFunction: return true;
+    case Relation::IndexFunction:
+    case Relation::PeerFindOverlap:
+    case Relation::PeerHeadOffsets:
+    case Relation::PeerCompatible:
+    case Relation::PeerOverlap:
+    case Relation::PeerKvMap: return true;
   }
   return false;
 }

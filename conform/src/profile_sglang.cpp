@@ -30,21 +30,6 @@ constexpr std::int64_t kPagesPast2To31 = 1;
 constexpr std::int64_t kBit63 = 2;
 const std::vector<std::vector<std::int64_t>> kProbeSizings = {{1, 2, 2}, {2, 1, 2}, {1, 4, 2}, {4, 1, 8}};
 
-std::string json_list(const std::vector<std::string>& items) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
-  return s + "]";
-}
-
-std::string args_json(const std::vector<CallArg>& args) {
-  std::vector<std::string> items;
-  for (const CallArg& a : args) {
-    items.push_back("{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +
-                    ", \"optional\": " + (a.optional ? "true" : "false") + ", \"when\": " + json_string(a.when) + "}");
-  }
-  return json_list(items);
-}
-
 std::string attributes_json(const std::vector<Attribute>& attributes) {
   std::vector<std::string> items;
   for (const Attribute& a : attributes) {
@@ -52,28 +37,6 @@ std::string attributes_json(const std::vector<Attribute>& attributes) {
                     ", \"if_plain\": false, \"fallback\": []}");
   }
   return json_list(items);
-}
-
-// A driver of kind each: for every item of `over`, the `let` names, the
-// calls (each shaped from the definition's signature), then `render`.
-std::string each_driver(const std::string& over, const std::vector<std::string>& coords,
-                        const std::vector<std::pair<std::string, std::string>>& let,
-                        const std::vector<std::vector<CallArg>>& calls, const std::string& render) {
-  std::vector<std::string> names, lets, call_items;
-  for (const auto& c : coords) names.push_back(json_string(c));
-  for (const auto& [name, value] : let) lets.push_back("[" + json_string(name) + ", " + json_string(value) + "]");
-  for (const auto& c : calls) call_items.push_back(args_json(c));
-  return "{\"kind\": \"each\", \"over\": " + json_string(over) + ", \"coords\": " + json_list(names) +
-         ", \"let\": " + json_list(lets) + ", \"calls\": " + json_list(call_items) + ", \"render\": " +
-         json_string(render) + "}";
-}
-
-Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
-  Binding b = shaped_binding(std::move(name), std::move(params), relation);
-  b.coordinates = {"p", "d"};
-  b.configuration_order = true;
-  b.call.render = "text";
-  return b;
 }
 
 // SGLang's pairing, as the child loops over it: every decode rank d and each

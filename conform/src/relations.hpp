@@ -42,4 +42,12 @@ Judgement judge_slice_config(const CaseArgs& args, const Actual& actual);       
 Judgement judge_transfers(const Binding& binding, const CaseArgs& args, const Actual& actual);  // (P, D, H, page_size, probe)
 Judgement judge_index_function(const CaseArgs& args, const Actual& actual);  // (pairs, slots, page_size, groups)
 
+// SPEC §15.1 (relations_peers.cpp): TensorRT-LLM's Python transceiver.
+Judgement judge_peer_find_overlap(const CaseArgs& args, const Actual& actual);  // (L, R)
+Judgement judge_peer_head_offsets(const CaseArgs& args, const Actual& actual);  // (P, D, H)
+// (a deployment: P, D, H, MLA, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g)
+Judgement judge_peer_compatible(const Binding& binding, const CaseArgs& args, const Actual& actual);
+Judgement judge_peer_overlap(const Binding& binding, const CaseArgs& args, const Actual& actual);
+Judgement judge_peer_kv_map(const Binding& binding, const CaseArgs& args, const Actual& actual);
+
 }  // namespace tpcheck::conform

@@ -441,27 +441,35 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     return none;
   };
 
-  bool any_bound = false;
+  std::array<bool, 2> bound_in = {false, false};  // per child: some binding bound
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const auto r = bound_of(i);
     if (!r.bound && std::find(o.only.begin(), o.only.end(), bindings[i].name) != o.only.end()) {
       error = bindings[i].name + " cannot be checked: " + r.skip_reason;
       return std::nullopt;
     }
-    any_bound = any_bound || r.bound;
+    bound_in[run_of[i].first == &children[1] ? 1 : 0] |= r.bound;
   }
-  if (!any_bound) {
-    // The reason to show: a definition found but unusable says more than one not found.
-    std::size_t shown = 0;
+  // Files of a language none of whose functions bind are refused, as a run
+  // where nothing binds is: the reason shown is a definition found but
+  // unusable, which says more than one not found.
+  for (std::size_t k = 0; k < children.size(); ++k) {
+    const bool nothing = !bound_in[0] && !bound_in[1];
+    if (bound_in[k] || !children[k].session || (!nothing && children[1 - k].bindings.empty())) continue;
+    std::optional<std::size_t> shown;
     for (std::size_t i = 0; i < bindings.size(); ++i) {
+      if (!nothing && run_of[i].first != &children[k]) continue;
       const std::string why = bound_of(i).skip_reason;
+      if (!shown) shown = i;
       if (why.rfind("not defined at top level", 0) != 0 && why.rfind("no class ", 0) != 0) {
         shown = i;
         break;
       }
     }
-    error = "none of the functions of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
-            " can be checked in the given files (" + bindings[shown].name + ": " + bound_of(shown).skip_reason + ")";
+    const std::string what = nothing ? "functions" : k == 1 ? "C++ functions" : "Python functions";
+    error = "none of the " + what + " of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
+            " can be checked in the given " + (nothing ? "" : k == 1 ? "C++ " : "Python ") + "files (" +
+            bindings[*shown].name + ": " + bound_of(*shown).skip_reason + ")";
     return std::nullopt;
   }
 

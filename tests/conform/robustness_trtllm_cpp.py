@@ -66,9 +66,11 @@ def scenario(name, tpcheck, fixtures, tmp):
         expect(r.returncode == 2 and "no C++ compiler found" in r.stderr and len(r.stderr.splitlines()) == 1,
                "exit %d, stderr %r" % (r.returncode, r.stderr), failures)
     elif name == "python_files":
-        # C++ files go to the C++ child; another profile's Python files are refused by name.
+        # C++ files go to the C++ child, Python files to the Python child: a
+        # Python file that defines none of the profile's Python functions is refused.
         r = run(tpcheck, [split, os.path.join(fixtures, "faults.py")])
-        expect(r.returncode == 2 and "faults.py is not C++ source" in r.stderr,
+        expect(r.returncode == 2 and "none of the Python functions of profile trtllm can be checked in the given "
+               "Python files" in r.stderr and "faults.py" in r.stderr,
                "exit %d with a Python file and no Python function: %r" % (r.returncode, r.stderr), failures)
         r = subprocess.run([tpcheck, "conform", "--profile", "vllm-moriio", split], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=120)

@@ -64,7 +64,7 @@ class ByteJudge {
   void piece(std::int64_t p, std::int64_t d, const MemoryMap::Place& src, const MemoryMap::Place& dst,
              std::uint64_t length);
   void mismatch(std::int64_t p, std::int64_t d, const RankMemory& sm, const RankMemory& dm, const Run& rs,
-                const Run& rt, std::uint64_t dst_offset, std::uint64_t length);
+                const Run& rt, std::int64_t dst_region, std::uint64_t dst_offset, std::uint64_t length);
   void outside(std::int64_t p, std::int64_t d, bool src_in, bool dst_in, std::uint64_t src, std::uint64_t dst,
                std::uint64_t length);
   void written(std::int64_t d, std::int64_t region, std::uint64_t offset, std::uint64_t length);

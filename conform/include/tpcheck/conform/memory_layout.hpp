@@ -99,9 +99,25 @@ struct RankMemory {
   std::uint64_t slots = 0;                  // per region
   std::shared_ptr<const PageLayout> pages;
   std::vector<std::int64_t> request;        // the request's slots, position k
+  // Regions that are not one layer's K or V array of slots: a TensorRT-LLM
+  // block holds every layer of the rank's stage, so each (block, layer, K/V)
+  // is a region of one slot. region_keys[r] is what region r holds, compared
+  // across sides (empty: r itself); region_slots[r] the slot it is (empty:
+  // counted from the region's start, `slots` of them); `layers` names the keys
+  // (0: half the regions); slot_word names a slot in findings.
+  std::vector<std::int64_t> region_keys;
+  std::vector<std::int64_t> region_slots;
+  std::int64_t layers = 0;
+  std::string slot_word = "page";
   std::uint64_t region_length() const { return slots * pages->item_length(); }
-  // "K layer 0" for SGLang's order of regions.
-  std::string region_name(std::int64_t region) const;
+  std::int64_t key(std::int64_t region) const {
+    return region_keys.empty() ? region : region_keys[static_cast<std::size_t>(region)];
+  }
+  std::int64_t first_slot(std::int64_t region) const {
+    return region_slots.empty() ? 0 : region_slots[static_cast<std::size_t>(region)];
+  }
+  // "K layer 0" for a key in SGLang's order of regions (K of every layer, then V).
+  std::string region_name(std::int64_t key) const;
   // "p0" or "d1".
   std::string name() const;
 };

@@ -69,6 +69,13 @@ enum class Relation {
   // (P, D, H, and a rank): what TensorRT-LLM's C++ transceiver does for the
   // deployment, judged by SPEC §15.2's relations (conform/cxx/trtllm_judge.hpp)
   TrtllmTransceiver,
+  // SPEC §15.1 (relations_peers.cpp): TensorRT-LLM's Python transceiver, each
+  // on a whole configuration whose calls a driver of the child makes.
+  PeerFindOverlap,     // (L, R): _find_overlap(L, R, r) for every r
+  PeerHeadOffsets,     // (P, D, H): _compute_head_offsets for every pair that shares heads
+  PeerCompatible,      // (deployment): register, and so _check_peer_compatible, on both sides
+  PeerOverlap,         // (deployment): get_peer_overlap on both sides
+  PeerKvMap,           // (deployment): the bytes get_kv_map's mappers copy
 };
 
 // Whether the relation judges a whole configuration and reports findings
@@ -191,11 +198,32 @@ std::vector<Binding> vllm_nixl_bindings();
 std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
 std::vector<Binding> sglang_bindings();
 const std::vector<KindInfo>& sglang_kinds();
-std::vector<Binding> trtllm_bindings();
+std::vector<Binding> trtllm_bindings();  // both halves: the C++ transceiver, then the Python one
+std::vector<Binding> trtllm_python_bindings();
+const std::vector<KindInfo>& trtllm_kinds();
+// The deployments trtllm's cases are made of (profile_trtllm.cpp): P, D, H,
+// MLA (with `mla`), ctx_layers, gen_layers, ctx_adp, gen_adp, c, g.
+std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla);
 
 // A binding on the configurations a connector is built for (the valid grid),
 // its call shaped from the definition's signature by parameter name.
 Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+
+// A binding judged by configuration (reports_findings), its findings about
+// (p, d), its smallest case the smallest P + D first, its value the text a
+// driver answers.
+Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+
+// JSON for the child: a list of items already written as JSON, and a call's arguments.
+std::string json_list(const std::vector<std::string>& items);
+std::string args_json(const std::vector<CallArg>& args);
+
+// A driver of kind each (conform/child/25_drivers.py), as JSON: for every
+// item of `over` (tuples named by `coords`), the `let` names, the calls (each
+// shaped from the definition's signature), then `render`.
+std::string each_driver(const std::string& over, const std::vector<std::string>& coords,
+                        const std::vector<std::pair<std::string, std::string>>& let,
+                        const std::vector<std::vector<CallArg>>& calls, const std::string& render);
 
 // A binding whose call is positional, in the connector's argument order, on
 // the edge grid with far-out values (vllm-moriio, adapters).

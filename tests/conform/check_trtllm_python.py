@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""CTest driver for one Python fixture of `tpcheck conform --profile trtllm` (standard library only).
+
+usage: check_trtllm_python.py TPCHECK FIXTURE_DIR EXPECTED.json PYTHON
+
+EXPECTED.json names the fixture (trtllm/python/peer.py and block.py of
+FIXTURE_DIR, or a fault of FIXTURE_DIR/faults.py applied to one of them), the grid's bounds,
+the exit status, and per function its status and deviations: kind and
+smallest case (the deployment and the ranks), written by hand from SPEC
+§15.1 and the fixture's fault. tpcheck runs the fixture in PYTHON (one with
+numpy: HeadMismatchMapper needs it; an expectation "without_numpy" runs it
+without its site packages, and get_kv_map must be skipped, saying why). The
+script asserts the report's kinds
+and smallest cases are exactly those, and, from the report's tallies and the
+--record file, that every kind of input was reached: copies judged byte by
+byte, PP stage splits, attention DP on either side, MLA, pairs that are not
+divisible, and the refusal probes of registration.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Deployment arguments: P, D, H, MLA, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g.
+DEPLOYMENT_FUNCTIONS = ("PeerRegistrar._check_peer_compatible", "PeerRegistrar.get_peer_overlap",
+                        "PeerRegistrar.get_kv_map")
+
+
+def fixture_files(want, fixture_dir, into):
+    files = [os.path.join(fixture_dir, "trtllm", "python", f) for f in ("peer.py", "block.py")]
+    fault = want.get("fault")
+    if not fault:
+        return files
+    sys.path.insert(0, fixture_dir)
+    import faults  # noqa: E402 - the fixtures directory is only known at run time
+    faulty = faults.materialize(fixture_dir, fault, into)
+    return [faulty if os.path.basename(f) == os.path.basename(faulty) else f for f in files]
+
+
+def reached(record_path):
+    """Which kinds of deployment the grid judged, from the recorded cases."""
+    seen = set()
+    section = None
+    with open(record_path) as f:
+        for line in f:
+            if line.startswith("@ "):
+                section = line[2:].strip()
+                continue
+            if line.startswith("#") or "\t" not in line:
+                continue
+            args = [a for a in line.split("\t", 1)[0].split(",")]
+            if section == "PeerRegistrar._find_overlap":
+                L, R = int(args[0]), int(args[1])
+                seen.add("divisible" if L % R == 0 or R % L == 0 else "not_divisible")
+            elif section in DEPLOYMENT_FUNCTIONS:
+                values = [int(a) if a.lstrip("-").isdigit() else (a == "True") for a in args]
+                if values[3]:
+                    seen.add("mla")
+                if values[4] >= 10 or values[5] >= 10:
+                    seen.add("pp")
+                if values[6]:
+                    seen.add("ctx_adp")
+                if values[7]:
+                    seen.add("gen_adp")
+    return seen
+
+
+def main():
+    tpcheck, fixture_dir, expected_path, python = sys.argv[1:5]
+    with open(expected_path) as f:
+        want = json.load(f)
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = fixture_files(want, fixture_dir, tmp)
+        if want.get("without_numpy"):
+            # The same interpreter without its site packages, where Debian keeps numpy.
+            wrapper = os.path.join(tmp, "python-without-numpy")
+            with open(wrapper, "w") as f:
+                f.write('#!/bin/sh\nexec "%s" -S "$@"\n' % python)
+            os.chmod(wrapper, 0o755)
+            python = wrapper
+        record = os.path.join(tmp, "record.txt")
+        command = [tpcheck, "conform", "--profile", "trtllm", "--json", "--python", python, "--record", record,
+                   "--max-tp", str(want["max_tp"]), "--max-heads", str(want["max_heads"])] + files
+        started = time.monotonic()
+        run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        wall = time.monotonic() - started
+        if run.returncode != want["exit"]:
+            failures.append("exit %d, expected %d; stderr: %s" % (run.returncode, want["exit"], run.stderr[-2000:]))
+        try:
+            report = json.loads(run.stdout)
+        except ValueError:
+            sys.exit("no JSON report: %s\n%s" % (run.stdout[-2000:], run.stderr[-2000:]))
+        seen = reached(record) if os.path.exists(record) else set()
+    functions = {f["name"]: f for f in report["functions"]}
+    for name, w in want["functions"].items():
+        f = functions.get(name)
+        if f is None:
+            failures.append("%s: not in the report" % name)
+            continue
+        if w.get("reason") and w["reason"] not in f.get("reason", ""):
+            failures.append("%s: skipped because %r, expected a reason naming %r" % (name, f.get("reason"), w["reason"]))
+        if f["status"] != w["status"]:
+            failures.append("%s: status %s, expected %s (%s)" % (name, f["status"], w["status"],
+                                                                 f.get("reason", "")))
+            continue
+        got = {d["kind"]: d["smallest"]["args"] for d in f.get("deviations", [])}
+        expected = {d["kind"]: d["smallest"]["args"] for d in w["deviations"]}
+        if set(got) != set(expected):
+            failures.append("%s: kinds %s, expected %s" % (name, sorted(got), sorted(expected)))
+        for kind in set(got) & set(expected):
+            if got[kind] != expected[kind]:
+                failures.append("%s: %s smallest %s, expected %s" % (name, kind, got[kind], expected[kind]))
+        if f["status"] == "checked" and name == "PeerRegistrar.get_kv_map":
+            tallies = f.get("tallies", {})
+            if not tallies.get("decoded bytes") or not tallies.get("copies"):
+                failures.append("%s: no copy was judged byte by byte (%s)" % (name, tallies))
+    # Every kind of input reached (on the correct fixture the grid is the whole default one).
+    if want.get("reaches"):
+        missing = set(want["reaches"]) - seen
+        if missing:
+            failures.append("the grid never reached: %s" % ", ".join(sorted(missing)))
+    print("%s: %.2f s wall" % (want["fixture"], wall))
+    if failures:
+        print("\n".join(failures))
+        print(run.stdout[:6000])
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
