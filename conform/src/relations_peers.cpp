@@ -617,7 +617,7 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
   const bytes::MemoryMap memory = block_memory(*d);
   FindingSet bytes_found, findings;
   bytes::ByteJudge judge(memory, bytes_found);
-  std::uint64_t sends = 0;
+  std::uint64_t sends = 0, silent = 0;
   std::map<I, std::vector<std::pair<I, bytes::Transfer>>> writes;  // gen rank -> (ctx rank, copy)
   for (const auto& [gen, o] : log.gen) {
     if (o.raised) continue;
@@ -628,7 +628,10 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
       if (x == log.ctx.end() || x->second.raised || !x->second.dup.is_u64()) continue;
       const I dup = static_cast<I>(std::min<std::uint64_t>(x->second.dup.u64, std::uint64_t{INT64_MAX}));
       const I gen_dp_rank = d->dep.gen.adp ? gen % d->D() : 0;
-      if (dup > 1 && gen_dp_rank % dup != ((cr % d->P()) % d->ctx_group_size()) % dup) continue;
+      if (dup > 1 && gen_dp_rank % dup != ((cr % d->P()) % d->ctx_group_size()) % dup) {
+        ++silent;  // another replica of its heads sends
+        continue;
+      }
       ++sends;
       const auto m = log.maps.find({cr, gen});
       if (m == log.maps.end()) continue;  // nothing mapped: the bytes stay missing
@@ -657,6 +660,7 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
   j.findings = findings.take();
   j.tallies = {{"configurations", 1},
                {"sends", sends},
+               {"silent replicas", silent},
                {"copies", judge.transfers()},
                {"decoded bytes", judge.decoded_bytes()}};
   return j;
