@@ -343,17 +343,24 @@ std::vector<I> listed(const Overlap& o, std::optional<std::string>& bad) {
   return out;
 }
 
-Judgement open_log(const Binding& b, const CaseArgs& args, const Actual& actual, std::optional<PeerDeployment>& d,
-                   PeerLog& log) {
-  Judgement j;
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
-  d = deployment_of(b, args);
+// A deployment's log, read: nullopt, with `j` the judgement to return, when
+// the configuration is not judged here (its driver did not answer, or the
+// case is not a deployment the model shards).
+struct OpenLog {
+  PeerDeployment d;
+  PeerLog log;
+};
+std::optional<OpenLog> open_log(const Binding& b, const CaseArgs& args, const Actual& actual, Judgement& j) {
+  if (actual.status != Actual::Status::Value) {
+    j = unreadable(actual);
+    return std::nullopt;
+  }
+  auto d = deployment_of(b, args);
   if (!d) {
     j.not_compared = true;
-    return j;
+    return std::nullopt;
   }
-  log = read_peer_log(actual.text);
-  return j;
+  return OpenLog{std::move(*d), read_peer_log(actual.text)};
 }
 
 void report_malformed(const PeerLog& log, FindingSet& findings) {
@@ -383,10 +390,10 @@ std::map<I, std::vector<I>> asked_by(const PeerLog& log) {
 }  // namespace
 
 Judgement judge_peer_compatible(const Binding& b, const CaseArgs& args, const Actual& actual) {
-  std::optional<PeerDeployment> d;
-  PeerLog log;
-  Judgement j = open_log(b, args, actual, d, log);
-  if (!d) return j;
+  Judgement j;
+  const auto opened = open_log(b, args, actual, j);
+  if (!opened) return j;
+  const PeerLog& log = opened->log;
   FindingSet findings;
   for (const Registration& r : log.registrations) {
     const bool gen = r.side == "gen";
@@ -410,10 +417,11 @@ Judgement judge_peer_compatible(const Binding& b, const CaseArgs& args, const Ac
 }
 
 Judgement judge_peer_overlap(const Binding& b, const CaseArgs& args, const Actual& actual) {
-  std::optional<PeerDeployment> d;
-  PeerLog log;
-  Judgement j = open_log(b, args, actual, d, log);
-  if (!d) return j;
+  Judgement j;
+  const auto opened = open_log(b, args, actual, j);
+  if (!opened) return j;
+  const PeerDeployment* d = &opened->d;
+  const PeerLog& log = opened->log;
   const Topology<I>& t = d->topology;
   FindingSet findings;
   const auto factors = duplicate_head_factors<I>(t.P, t.D, t.H, t.mla, t.adp);
@@ -604,10 +612,11 @@ std::string peer_kind(const std::string& kind) {
 }  // namespace
 
 Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual& actual) {
-  std::optional<PeerDeployment> d;
-  PeerLog log;
-  Judgement j = open_log(b, args, actual, d, log);
-  if (!d) return j;
+  Judgement j;
+  const auto opened = open_log(b, args, actual, j);
+  if (!opened) return j;
+  const PeerDeployment* d = &opened->d;
+  const PeerLog& log = opened->log;
   // A sizing the model refuses and every gen rank refused moves nothing: not judged.
   const bool refused = std::all_of(log.gen.begin(), log.gen.end(), [](const auto& g) { return g.second.raised; });
   if (refused && !stage_window<I>(0, 0, d->dep.serving_group, d->topology).ok()) {

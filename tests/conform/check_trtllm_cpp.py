@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from record_file import recorded_cases  # noqa: E402 - beside this file
+
 
 def fixture_files(want, fixture_dir, into):
     sys.path.insert(0, fixture_dir)
@@ -83,33 +86,25 @@ def confirms(kind, params, args, actual):
 def reached(record_path):
     """Which kinds of input the grid reached, from the recorded outcomes."""
     seen = set()
-    section = None
-    with open(record_path) as f:
-        for line in f:
-            if line.startswith("@ "):
-                section = line[2:].strip()
-                continue
-            if line.startswith("#") or "\t" not in line:
-                continue
-            args, outcome = line.rstrip("\n").split("\t", 1)
-            args = [int(a) for a in args.split(",")]
-            if outcome.startswith("TLLM_CHECK: "):
-                seen.add("refused")
-                continue
-            if outcome.startswith("TPCHECK_UNSUPPORTED: "):
-                continue
-            # [P, D, H, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g, rank]: PP stages, attention DP
-            if args[3] >= 10 or args[4] >= 10:
-                seen.add("pp_judged")
-            if args[5] or args[6]:
-                seen.add("adp_judged")
-            if section == "CacheFormatter::needSendCache" and ranks(outcome, "asked by"):
-                seen.add("replica_silent" if not ranks(outcome, "sends to") else "sends")
-            elif section == "CacheFormatter::pickRecvConnections":
-                n = len(ranks(outcome, "connects"))
-                seen.add("picks_some" if len(ranks(outcome, "picks")) < n else "picks_all")
-            elif section == "targetIRanks" and len(ranks(outcome, "connects")) > 1:
-                seen.add("several_peers")
+    for section, args, outcome in recorded_cases(record_path):
+        args = [int(a) for a in args]
+        if outcome.startswith("TLLM_CHECK: "):
+            seen.add("refused")
+            continue
+        if outcome.startswith("TPCHECK_UNSUPPORTED: "):
+            continue
+        # [P, D, H, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g, rank]: PP stages, attention DP
+        if args[3] >= 10 or args[4] >= 10:
+            seen.add("pp_judged")
+        if args[5] or args[6]:
+            seen.add("adp_judged")
+        if section == "CacheFormatter::needSendCache" and ranks(outcome, "asked by"):
+            seen.add("replica_silent" if not ranks(outcome, "sends to") else "sends")
+        elif section == "CacheFormatter::pickRecvConnections":
+            n = len(ranks(outcome, "connects"))
+            seen.add("picks_some" if len(ranks(outcome, "picks")) < n else "picks_all")
+        elif section == "targetIRanks" and len(ranks(outcome, "connects")) > 1:
+            seen.add("several_peers")
     return seen
 
 

@@ -24,6 +24,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from record_file import recorded_cases  # noqa: E402 - beside this file
+
 # Deployment arguments: P, D, H, MLA, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g.
 DEPLOYMENT_FUNCTIONS = ("PeerRegistrar._check_peer_compatible", "PeerRegistrar.get_peer_overlap",
                         "PeerRegistrar.get_kv_map")
@@ -43,28 +46,20 @@ def fixture_files(want, fixture_dir, into):
 def reached(record_path):
     """Which kinds of deployment the grid judged, from the recorded cases."""
     seen = set()
-    section = None
-    with open(record_path) as f:
-        for line in f:
-            if line.startswith("@ "):
-                section = line[2:].strip()
-                continue
-            if line.startswith("#") or "\t" not in line:
-                continue
-            args = [a for a in line.split("\t", 1)[0].split(",")]
-            if section == "PeerRegistrar._find_overlap":
-                L, R = int(args[0]), int(args[1])
-                seen.add("divisible" if L % R == 0 or R % L == 0 else "not_divisible")
-            elif section in DEPLOYMENT_FUNCTIONS:
-                values = [int(a) if a.lstrip("-").isdigit() else (a == "True") for a in args]
-                if values[3]:
-                    seen.add("mla")
-                if values[4] >= 10 or values[5] >= 10:
-                    seen.add("pp")
-                if values[6]:
-                    seen.add("ctx_adp")
-                if values[7]:
-                    seen.add("gen_adp")
+    for section, args, _ in recorded_cases(record_path):
+        if section == "PeerRegistrar._find_overlap":
+            L, R = int(args[0]), int(args[1])
+            seen.add("divisible" if L % R == 0 or R % L == 0 else "not_divisible")
+        elif section in DEPLOYMENT_FUNCTIONS:
+            values = [int(a) if a.lstrip("-").isdigit() else (a == "True") for a in args]
+            if values[3]:
+                seen.add("mla")
+            if values[4] >= 10 or values[5] >= 10:
+                seen.add("pp")
+            if values[6]:
+                seen.add("ctx_adp")
+            if values[7]:
+                seen.add("gen_adp")
     return seen
 
 
