@@ -126,6 +126,17 @@ def overlap_text(overlap):
                          value_text(overlap.peer_duplicate_head_factor))
 
 
+def integers(values):
+    """The values that are integers (a rank that is not one is judged from the log)."""
+    out = []
+    for v in values:
+        try:
+            out.append(operator.index(v))
+        except TypeError:
+            pass
+    return out
+
+
 def pairs_of(mapped):
     """map()'s answer: one region pair, or several."""
     if hasattr(mapped, "src") and hasattr(mapped, "dst"):
@@ -142,6 +153,9 @@ class PeerDriver:
         self.layout, self.part = driver["layout"], driver["part"]
         self.params = target.spec["params"]
         if self.part == "kv_map":
+            if not any(find_class([mapper], sources) for mapper in MAPPERS):
+                raise Unshapeable("get_kv_map chooses one of the block mappers %s, which no given file defines "
+                                  "(give block.py with peer.py)" % ", ".join(MAPPERS))
             for mapper in MAPPERS:
                 found = find_class([mapper], sources)
                 problem = found and found[0].needs_missing(found[0].classes[mapper])
@@ -197,11 +211,12 @@ class PeerDriver:
                 continue
             try:
                 overlap = registrar.get_peer_overlap(instance, c)
-                asked[gr] = [operator.index(r) for r in overlap.ranks]
+                text = overlap_text(overlap)
             except BaseException as e:  # noqa: BLE001
                 log("G %d !%s" % (gr, exception_text(e)))
                 continue
-            log("G %d %s" % (gr, overlap_text(overlap)))
+            log("G %d %s" % (gr, text))
+            asked[gr] = integers(overlap.ranks)
         for cr in ctx_ranks:
             ri = ctx.rank_info(cr // P, cr % P)
             try:
@@ -215,10 +230,11 @@ class PeerDriver:
                     continue
                 try:
                     overlap = registrar.get_peer_overlap(gen_ri, gen_ri.dp_rank)
+                    text = overlap_text(overlap)
                 except BaseException as e:  # noqa: BLE001
                     log("X %d %d !%s" % (cr, gr, exception_text(e)))
                     continue
-                log("X %d %d %s" % (cr, gr, overlap_text(overlap)))
+                log("X %d %d %s" % (cr, gr, text))
                 if self.part == "kv_map" and cr in asked.get(gr, ()):
                     self.map(log, registrar, ctx, gen, cr, gr, gen_ri)
         return capture.text()

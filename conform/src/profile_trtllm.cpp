@@ -66,10 +66,10 @@ std::vector<Binding> trtllm() {
 }  // namespace
 
 // The deployments of SPEC §15.2's and §15.1's cases: every TP size pair and
-// head count with one PP stage and no attention DP (and, with `mla`, every
-// pair under MLA, H = 1); then, on sizes 1, 2, 4 and up to 4 heads, every
-// split of 4 layers into up to 3 stages on either side, and attention DP on
-// either side or both with every serving and asking group. Arguments: P, D,
+// head count with one PP stage and no attention DP; then, on sizes 1, 2, 4
+// and up to 4 heads, every split of 4 layers into up to 3 stages on either
+// side, and attention DP on either side or both with every serving and asking
+// group. With `mla`, each of them under MLA too (H = 1). Arguments: P, D,
 // H, [MLA,] ctx_layers, gen_layers (stage layer counts as digits), ctx_adp,
 // gen_adp, c, g.
 std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla) {
@@ -100,14 +100,20 @@ std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla) {
       if (P > bounds.max_tp || D > bounds.max_tp) continue;
       for (int H = 1; H <= std::min(4, bounds.max_heads); ++H) {
         if (!head_compatible<std::int64_t>(P, H) || !head_compatible<std::int64_t>(D, H)) continue;
-        for (const auto ctx : splits) {
-          for (const auto gen : splits) {
-            if (ctx >= 10 || gen >= 10) add(P, D, H, 0, ctx, gen, 0, 0, 0, 0);
+        // (With `mla`, H = 1 stands for MLA too: one latent head per rank.)
+        for (const int with_mla : {0, 1}) {
+          if (with_mla && (!mla || H != 1)) continue;
+          for (const auto ctx : splits) {
+            for (const auto gen : splits) {
+              if (ctx >= 10 || gen >= 10) add(P, D, H, with_mla, ctx, gen, 0, 0, 0, 0);
+            }
           }
-        }
-        for (const auto& [ctx_adp, gen_adp] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{1, 1}}) {
-          for (int c = 0; c < (ctx_adp ? P : 1); ++c) {
-            for (int g = 0; g < (gen_adp ? D : 1); ++g) add(P, D, H, 0, single, single, ctx_adp, gen_adp, c, g);
+          for (const auto& [ctx_adp, gen_adp] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{1, 1}}) {
+            for (int c = 0; c < (ctx_adp ? P : 1); ++c) {
+              for (int g = 0; g < (gen_adp ? D : 1); ++g) {
+                add(P, D, H, with_mla, single, single, ctx_adp, gen_adp, c, g);
+              }
+            }
           }
         }
       }

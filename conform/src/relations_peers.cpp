@@ -466,6 +466,10 @@ Judgement judge_peer_overlap(const Binding& b, const CaseArgs& args, const Actua
                      who + ": " + overlap_shown(o));
       }
     }
+    if (bad) {
+      findings.add("out_of_range", std::nullopt, gr, "ctx ranks in [0, " + decimal(d->dep.ctx.ranks()) + ")",
+                   who + ": " + overlap_shown(o) + " (" + *bad + " is no rank)");
+    }
     auto sorted = ranks;
     std::sort(sorted.begin(), sorted.end());
     if (window.ok() && (bad || sorted != want)) {
@@ -496,6 +500,10 @@ Judgement judge_peer_overlap(const Binding& b, const CaseArgs& args, const Actua
       }
       std::optional<std::string> bad;
       const auto ranks = listed(o, bad);
+      if (bad) {
+        findings.add("out_of_range", cr, gr, "gen ranks in [0, " + decimal(d->dep.gen.ranks()) + ")",
+                     who + ": " + overlap_shown(o) + " (" + *bad + " is no rank)");
+      }
       for (const I r : ranks) {
         if (r >= d->dep.gen.ranks()) {
           findings.add("out_of_range", cr, gr, "gen ranks in [0, " + decimal(d->dep.gen.ranks()) + ")",
