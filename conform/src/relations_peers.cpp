@@ -320,7 +320,20 @@ std::optional<PeerDeployment> deployment_of(const Binding& b, const CaseArgs& ar
   };
   d.topology = {d.P(), d.D(), d.mla ? 1 : d.dep.heads, d.mla, layers(d.dep.ctx), layers(d.dep.gen),
                 AttentionDp{d.dep.ctx.adp, d.dep.gen.adp}};
-  if (!head_compatible<I>(d.P(), d.topology.H) || !head_compatible<I>(d.D(), d.topology.H)) return std::nullopt;
+  // Only deployments the model lays out (the grid has no others): TP sizes,
+  // heads that shard, stages of at least one layer holding the same layers,
+  // DP groups that exist.
+  const auto& ctx = d.dep.ctx;
+  const auto& gen = d.dep.gen;
+  const auto empty_stage = [](const tpcheck_trtllm::Side& s) {
+    return std::any_of(s.stage_layers.begin(), s.stage_layers.end(), [](int c) { return c < 1; });
+  };
+  if (ctx.tp < 1 || gen.tp < 1 || !head_compatible<I>(d.P(), d.topology.H) ||
+      !head_compatible<I>(d.D(), d.topology.H) || empty_stage(ctx) || empty_stage(gen) ||
+      ctx.layers() != gen.layers() || d.dep.serving_group >= (ctx.adp ? ctx.tp : 1) ||
+      d.dep.asking_group >= (gen.adp ? gen.tp : 1)) {
+    return std::nullopt;
+  }
   return d;
 }
 
