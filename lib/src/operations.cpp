@@ -51,6 +51,9 @@ struct Operation {
   std::function<std::string(Args<std::int16_t>)> render16;
   std::function<std::string(Args<std::int64_t>)> render64;
   std::function<std::string(Args<BigInt>)> render_big;
+  std::function<std::optional<Failure>(Args<std::int16_t>)> fail16;
+  std::function<std::optional<Failure>(Args<std::int64_t>)> fail64;
+  std::function<std::optional<Failure>(Args<BigInt>)> fail_big;
   std::function<bool(Args<std::int16_t>)> agree16;
   std::function<bool(Args<std::int64_t>)> agree64;
 };
@@ -73,15 +76,26 @@ bool agrees(const Body& body, Args<Narrow> a) {
                              : narrow_outcome.failure() == wide_outcome.failure();
 }
 
+template <class Int, class Body>
+std::optional<Failure> failure_of(const Body& body, Args<Int> a) {
+  auto outcome = as_outcome(body(a));
+  if (outcome.ok()) return std::nullopt;
+  return outcome.failure();
+}
+
 // One generic body over the model's Int serves every integer type: the
-// rendered outcome `tpcheck eval` prints, and the typed comparison of a narrow
-// model with cpp_int (no text is built unless they disagree).
+// rendered outcome `tpcheck eval` prints, the failure alone, and the typed
+// comparison of a narrow model with cpp_int (no text is built unless they
+// disagree).
 template <class Body>
 Operation op(std::string_view name, std::vector<Param> params, Body body) {
   return {{name, std::move(params)},
           [body](Args<std::int16_t> a) { return render(as_outcome(body(a))); },
           [body](Args<std::int64_t> a) { return render(as_outcome(body(a))); },
           [body](Args<BigInt> a) { return render(as_outcome(body(a))); },
+          [body](Args<std::int16_t> a) { return failure_of<std::int16_t>(body, a); },
+          [body](Args<std::int64_t> a) { return failure_of<std::int64_t>(body, a); },
+          [body](Args<BigInt> a) { return failure_of<BigInt>(body, a); },
           [body](Args<std::int16_t> a) { return agrees<std::int16_t>(body, a); },
           [body](Args<std::int64_t> a) { return agrees<std::int64_t>(body, a); }};
 }
@@ -189,6 +203,21 @@ std::string evaluate_in(std::size_t op, std::span<const Int> args) {
 template std::string evaluate_in<std::int16_t>(std::size_t, std::span<const std::int16_t>);
 template std::string evaluate_in<std::int64_t>(std::size_t, std::span<const std::int64_t>);
 template std::string evaluate_in<BigInt>(std::size_t, std::span<const BigInt>);
+
+template <ModelInt Int>
+std::optional<Failure> failure_in(std::size_t op, std::span<const Int> args) {
+  const Operation& o = table().at(op);
+  if constexpr (std::same_as<Int, std::int16_t>) {
+    return o.fail16(args);
+  } else if constexpr (std::same_as<Int, std::int64_t>) {
+    return o.fail64(args);
+  } else {
+    return o.fail_big(args);
+  }
+}
+template std::optional<Failure> failure_in<std::int16_t>(std::size_t, std::span<const std::int16_t>);
+template std::optional<Failure> failure_in<std::int64_t>(std::size_t, std::span<const std::int64_t>);
+template std::optional<Failure> failure_in<BigInt>(std::size_t, std::span<const BigInt>);
 
 template <class Narrow>
 bool narrow_agrees_with_cpp_int(std::size_t op, std::span<const Narrow> args) {

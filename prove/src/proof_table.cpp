@@ -7,30 +7,33 @@
 namespace tpcheck::prove {
 
 const std::vector<InvariantGoals>& invariant_goals() {
-  static const std::vector<InvariantGoals> table = {
-      {"MappedRankStaysInBounds", mapped_rank_stays_in_bounds},
-      {"RankMapsAreMonotone", rank_maps_are_monotone},
-      {"EveryRemoteRankHasBalancedFanIn", every_remote_rank_has_balanced_fan_in},
-      {"RoundTripReturnsHome", round_trip_returns_home},
-      {"WindowsAreDual", windows_are_dual},
-      {"ErrorsFireExactlyOnNonDivisiblePairs", errors_fire_exactly_on_non_divisible_pairs},
-      {"RatioFailsExactlyOnNonDivisiblePairs", ratio_fails_exactly_on_non_divisible_pairs},
-      {"GeneralMapAgreesWithStrictMap", general_map_agrees_with_strict_map},
-      {"HeadGuardsDecideAsSpecified", head_guards_decide_as_specified},
-      {"HeadOwnershipFailsExactlyOnInvalidInput", head_ownership_fails_exactly_on_invalid_input},
-      {"HoldersHoldExactlyTheirHead", holders_hold_exactly_their_head},
-      {"SingleSourceHoldsExactlyTheDecodeRanksHeads", single_source_holds_exactly_the_decode_ranks_heads},
-      {"PlanPartitionsTheDecodeRanksHeads", plan_partitions_the_decode_ranks_heads},
-      {"PlanFollowsTheHeadByHeadRule", plan_follows_the_head_by_head_rule},
-      {"PlanSourcesMatchNixlOnDivisiblePairs", plan_sources_match_nixl_on_divisible_pairs},
-      {"CountErrorsFireExactlyWhereDue", count_errors_fire_exactly_where_due},
-      {"SingleReadersEqualTheMapsPreimages", single_readers_equal_the_maps_preimages},
-      {"PortErrorsFireExactlyWhereDue", port_errors_fire_exactly_where_due},
-      {"PortOffsetsNeverCollide", port_offsets_never_collide},
-      {"DecodeRankDialsItsMappedPeer", decode_rank_dials_its_mapped_peer},
-      {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
-      {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
-  };
+  static const std::vector<InvariantGoals> table = [] {
+    std::vector<InvariantGoals> t = {
+        {"MappedRankStaysInBounds", mapped_rank_stays_in_bounds},
+        {"RankMapsAreMonotone", rank_maps_are_monotone},
+        {"EveryRemoteRankHasBalancedFanIn", every_remote_rank_has_balanced_fan_in},
+        {"RoundTripReturnsHome", round_trip_returns_home},
+        {"WindowsAreDual", windows_are_dual},
+        {"RatioIsTheQuotientOfDivisibleSizes", ratio_is_the_quotient_of_divisible_sizes},
+        {"GeneralMapAgreesWithStrictMap", general_map_agrees_with_strict_map},
+        {"HeadsShardExactlyWhereOneDividesTheOther", heads_shard_exactly_where_one_divides_the_other},
+        {"HoldersHoldExactlyTheirHead", holders_hold_exactly_their_head},
+        {"SingleSourceHoldsExactlyTheDecodeRanksHeads", single_source_holds_exactly_the_decode_ranks_heads},
+        {"PlanPartitionsTheDecodeRanksHeads", plan_partitions_the_decode_ranks_heads},
+        {"PlanFollowsTheHeadByHeadRule", plan_follows_the_head_by_head_rule},
+        {"PlanSourcesMatchNixlOnDivisiblePairs", plan_sources_match_nixl_on_divisible_pairs},
+        {"SingleReadersEqualTheMapsPreimages", single_readers_equal_the_maps_preimages},
+        {"PortOffsetsNeverCollide", port_offsets_never_collide},
+        {"DecodeRankDialsItsMappedPeer", decode_rank_dials_its_mapped_peer},
+        {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
+        {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
+    };
+    // Every error oracle, from its own preconditions.
+    for (const oracle::Oracle* o : oracle::oracles()) {
+      t.push_back({o->entry, [o](const Encoding& e) { return oracle_goals(e, *o); }});
+    }
+    return t;
+  }();
   return table;
 }
 

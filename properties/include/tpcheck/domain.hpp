@@ -49,6 +49,9 @@ struct Block {
   // overflow boundaries are crossed whatever the bound. Random engines draw
   // every magnitude anyway.
   bool narrow_edges = false;
+  // Size and heads blocks: the sweep also walks kListingEdge, so that a
+  // window or plan too long for the model to list is met whatever the bound.
+  bool listing_edge = false;
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
@@ -70,6 +73,15 @@ inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32
 // A block that also walks kNarrowEdges (see Block::narrow_edges).
 Block with_narrow_edges(Block b);
 
+// The smallest prime past 2^20, the most elements the model lists
+// (kMaxListed): a size or head count this large makes a window or plan too
+// long to list, and being prime, it divides no other size the sweep walks,
+// so it never makes a long list the model does compute.
+inline constexpr std::int64_t kListingEdge = 1048583;
+
+// A block that also walks kListingEdge (see Block::listing_edge).
+Block with_listing_edge(Block b);
+
 // Builders for declarations (properties/src/*_invariants.cpp).
 Block size(const char* name, Sizes option = Sizes::Positive);
 Block pair(const char* a, const char* b, Pairs option = Pairs::Positive);
@@ -86,7 +98,8 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 Block flag(const char* name);
 Block dp_rank(const char* name, DpRanks option = DpRanks::NonNegative);
 Block dp_size(const char* name, Sizes option = Sizes::Positive);
-Block hosts(const char* name, const char* of);
+// Host counts for a T-rank engine; with Sizes::WithNonPositive also -1 and 0.
+Block hosts(const char* name, const char* of, Sizes option = Sizes::Positive);
 Block base_port(const char* name, const char* dp_size, const char* tp_size);
 
 class Domain {
@@ -119,7 +132,7 @@ struct Bound {
   std::int64_t max_heads = 256;  // head counts 1..max_heads
 };
 // The deployment blocks walk small fixed sets: DP sizes 1..4 (and -1, 0),
-// DP ranks 0..3 (and -1), host counts 1..8 and T, T + 1, and per deployment
+// DP ranks 0..3 (and -1), host counts 1..8 and T, T + 1 (and -1, 0), and per deployment
 // the base ports -1, 0, 1, 65535 and those whose last port is 65534..65536.
 inline constexpr std::int64_t kSweepDpSizes = 4;
 inline constexpr std::int64_t kSweepHosts = 8;
