@@ -1,5 +1,5 @@
-// `tpcheck conform`: check a connector's Python functions against the model
-// (SPEC §10, §12, §13). The engine is conform/ (library tpcheck_conform); this file
+// `tpcheck conform`: check a connector's functions against the model (SPEC
+// §10, §12, §13: Python loaded from source; §15.2: C++ compiled from source). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
 #include <chrono>
 #include <filesystem>
@@ -20,13 +20,19 @@ namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kConformUsage =
-    "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE.py...\n"
+    "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE...\n"
     "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
     "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
-    "  model (SPEC §10, §12, §13). This runs the code under test (in a separate, isolated Python).\n"
+    "  model (SPEC §10, §12, §13, §15). This runs the code under test, in a separate, isolated\n"
+    "  process: Python in its own interpreter; C++ compiled with the system's compiler, then run.\n"
     "  --profile vllm-moriio   MoRIIO's functions (moriio_connector.py moriio_common.py)\n"
     "  --profile vllm-nixl     NIXL's TransferTopology and compute_tp_mapping (utils.py tp_mapping.py)\n"
     "  --profile vllm-mooncake Mooncake's planner and region check (mooncake_connector.py utils.py)\n"
+    "  --profile trtllm        TensorRT-LLM's C++ transceiver: targetIRanks and CacheFormatter's rank\n"
+    "                          selection (cacheSplitConcat.cpp or .cu, cacheFormatter.cpp), cut out with\n"
+    "                          libclang, compiled with the system's C++ compiler and run\n"
+    "  --fuzz SECONDS          --profile trtllm: libFuzzer on the compiled functions (clang++, libFuzzer)\n"
+    "                          instead of the grid; reports the first deviation's smallest case\n"
     "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n"
     "  --hybrid                vllm-mooncake: call without total_num_kv_heads, as for Mamba models\n"
     "  --function NAME         check only NAME (repeatable; each must be found)\n"
@@ -85,13 +91,15 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         c.run.files.insert(c.run.files.begin(), v);
       } else if (a == "--function") {
         c.run.only.push_back(v);
-      } else if (a == "--max-tp" || a == "--max-heads" || a == "--timeout") {
-        const auto n = parse_bounded(a, v, a == "--timeout" ? 1 : 0, a == "--timeout" ? 3600 : 1024);
+      } else if (a == "--max-tp" || a == "--max-heads" || a == "--timeout" || a == "--fuzz") {
+        const bool seconds = a == "--timeout" || a == "--fuzz";
+        const auto n = parse_bounded(a, v, seconds ? 1 : 0, seconds ? 3600 : 1024);
         if (auto* e = std::get_if<OptionError>(&n)) return e->str();
         const auto value = std::get<std::int64_t>(n);
         if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value);
         if (a == "--max-heads") c.run.bounds.max_heads = static_cast<int>(value), heads_given = true;
         if (a == "--timeout") c.run.timeout = std::chrono::seconds(value);
+        if (a == "--fuzz") c.run.fuzz_seconds = static_cast<int>(value);
       } else if (a == "--memory") {
         const auto n = parse_bounded(a, v, 64, std::int64_t{1} << 30);
         if (auto* e = std::get_if<OptionError>(&n)) return e->str();
@@ -119,7 +127,11 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   if (c.print_child) return c;
   if (c.run.adapter && !c.run.profile.empty()) return "--adapter and --profile exclude each other";
   if (!c.run.adapter && c.run.profile.empty()) return "give --profile NAME with source FILEs, or --adapter MODULE.py";
-  if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE.py";
+  if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE";
+  if (c.run.fuzz_seconds && c.run.adapter) return "--fuzz is an option of --profile trtllm";
+  if (c.run.fuzz_seconds && (!c.run.record_path.empty() || !c.run.baseline_path.empty())) {
+    return "--fuzz reports its finding; --record and --baseline are for grid runs";
+  }
   if (c.run.hybrid && c.run.profile != "vllm-mooncake") return "--hybrid is an option of --profile vllm-mooncake";
   if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
     return "--record and --baseline must be different files";
@@ -138,16 +150,19 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   return c;
 }
 
-// Python source is never a report: `--sarif connector.py common.py` takes
-// the first file as the option's value, and writing the report would replace
-// the connector's code.
-bool is_python_source(const std::string& path, const std::vector<std::string>& files_under_test) {
-  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0) return true;
+// Source is never a report: `--sarif connector.py common.py` takes the first
+// file as the option's value, and writing the report would replace the
+// connector's code. What the path is ("Python source", "C++ source"), if so.
+std::optional<std::string> source_kind(const std::string& path, const std::vector<std::string>& files_under_test) {
+  if (conform::is_cxx_source(path)) return "C++ source";
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0) return "Python source";
   for (const auto& file : files_under_test) {
     std::error_code ec;
-    if (path == file || std::filesystem::equivalent(path, file, ec)) return true;
+    if (path == file || std::filesystem::equivalent(path, file, ec)) {
+      return conform::is_cxx_source(file) ? "C++ source" : "Python source";
+    }
   }
-  return false;
+  return std::nullopt;
 }
 
 // Problems with the output files, found before the run rather than after it.
@@ -156,8 +171,8 @@ std::optional<std::string> check_outputs(const ConformCli& c) {
                         std::pair{"--record", c.run.record_path}};
   for (const auto& [option, path] : outputs) {
     if (path.empty() || path == kStandardOutput) continue;
-    if (is_python_source(path, c.run.files)) {
-      return option + std::string(" '") + path + "' is Python source, not a report file: it would be overwritten";
+    if (const auto kind = source_kind(path, c.run.files)) {
+      return option + std::string(" '") + path + "' is " + *kind + ", not a report file: it would be overwritten";
     }
     if (std::string(option) == "--record") continue;  // the run writes it, and says why it cannot
     if (auto problem = preflight::check_writable(path)) return option + std::string(" ") + *problem;
@@ -223,7 +238,8 @@ int conform_command(const std::vector<std::string>& args) {
     std::cerr << "tpcheck conform: " << *problem << "\n";
     return 2;
   }
-  const auto report = conform::run_conformance(c.run, error);
+  const auto report =
+      c.run.fuzz_seconds ? conform::run_conformance_fuzz(c.run, error) : conform::run_conformance(c.run, error);
   if (!report) {
     std::cerr << "tpcheck conform: " << error << "\n";
     return 2;

@@ -6,25 +6,13 @@
 
 #include "commands.hpp"
 
-#ifdef TPCHECK_HAVE_PROVER
-
-#include <chrono>
-#include <iomanip>
-#include <sstream>
-#include <thread>
-#include <variant>
-
-#include "options.hpp"
-#include "tpcheck/json.hpp"
-#include "tpcheck/prove/runner.hpp"
-#include "tpcheck/registry.hpp"
-
 namespace tpcheck::cli {
 namespace {
 
+// In every build: a build without Z3 still says what the command does.
 constexpr const char* kProveUsage =
     "usage: tpcheck prove [--json] [--goals] [--only NAME]... [--pending] [--budget SECONDS] [--threads N]\n"
-    "       tpcheck prove --list      the table of what is proved (Markdown, as in the README)\n"
+    "       tpcheck prove --list      the table of what is proved (Markdown, as in the manual)\n"
     "  Proves each invariant of SPEC §9 that is a statement over a fixed number of integers\n"
     "  with Z3, for unbounded integers, and lists the others with the reason.\n"
     "  --goals: list every goal with its verdict and time, not only those not proved\n"
@@ -35,6 +23,26 @@ constexpr const char* kProveUsage =
     "  --budget: seconds per goal before its checks give up (default 120)\n"
     "  --threads: goals proved at once (default: one per core)\n"
     "  Exit 0 only when every provable invariant is proved; 1 otherwise; 2 on a usage error.\n";
+
+}  // namespace
+}  // namespace tpcheck::cli
+
+#ifdef TPCHECK_HAVE_PROVER
+
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+#include <thread>
+#include <variant>
+
+#include "docs_tables.hpp"
+#include "options.hpp"
+#include "tpcheck/json.hpp"
+#include "tpcheck/prove/runner.hpp"
+#include "tpcheck/registry.hpp"
+
+namespace tpcheck::cli {
+namespace {
 
 struct ProveOptions {
   prove::RunOptions run;
@@ -86,21 +94,6 @@ std::string seconds_text(double s) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(2) << s << " s";
   return out.str();
-}
-
-// The proof table as the README shows it, from the registry's proof
-// statuses: generated here, checked there by a test.
-void print_list() {
-  std::cout << "| invariant | proved for |\n| --- | --- |\n";
-  for (const inv::Entry& e : inv::registry()) {
-    std::cout << "| `" << e.name << "` | ";
-    switch (e.proof.status) {
-      case inv::Proof::Status::ByZ3: std::cout << "proved: "; break;
-      case inv::Proof::Status::Stated: std::cout << "**not proved** (stated, not settled): "; break;
-      default: std::cout << "**not proved**: "; break;
-    }
-    std::cout << (e.proof.text ? e.proof.text : "") << " |\n";
-  }
 }
 
 // A citing invariant's times are its own goals'; it stands on the cited ones.
@@ -191,7 +184,7 @@ int prove_command(const std::vector<std::string>& args) {
     return 2;
   }
   if (o.list) {
-    print_list();
+    write_proof_table(std::cout);
     return 0;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -236,7 +229,11 @@ int prove_command(const std::vector<std::string>& args) {
 
 namespace tpcheck::cli {
 
-int prove_command(const std::vector<std::string>&) {
+int prove_command(const std::vector<std::string>& args) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << kProveUsage;
+    return 0;
+  }
   std::cerr << "tpcheck prove: this build has no prover (configure with Z3's C++ API, Debian's libz3-dev, "
                "and -DTPCHECK_PROVE=ON)\n";
   return 2;

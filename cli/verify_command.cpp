@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "docs_tables.hpp"
 #include "options.hpp"
 #include "sweep.hpp"
 #include "tpcheck/json.hpp"
@@ -22,7 +23,7 @@ constexpr const char* kVerifyUsage =
     "  Checks every invariant of the registry on every case of its domain up to the bounds:\n"
     "  sizes 1..N (and -1, 0 where an invariant speaks about non-positive sizes), every rank\n"
     "  (and -1, N), every head count up to --max-heads (every one, or those both sides can\n"
-    "  shard, and MLA), DP sizes 1..4, host counts and base ports around 65535; and the\n"
+    "  shard, and MLA), DP sizes 1..4, host counts and base ports near 65535; and the\n"
     "  narrow models against cpp_int on every operation.\n"
     "  Exit 0 when nothing is violated and every invariant met every kind of input it\n"
     "  declares with at least its declared share of non-vacuous cases; 1 otherwise.\n"
@@ -111,16 +112,6 @@ void print_json(const VerifyOptions& o, const sweep::Result& r, double seconds) 
             << "}\n";
 }
 
-const char* proof_text(const inv::Proof& p) {
-  switch (p.status) {
-    case inv::Proof::Status::ByZ3: return "by Z3";
-    case inv::Proof::Status::Stated: return "stated, not settled";
-    case inv::Proof::Status::NotProvable: return "not provable";
-    case inv::Proof::Status::Undeclared: return "undeclared";
-  }
-  return "unknown";
-}
-
 // The registry as its engines see it (the entries named, or all of them).
 void print_registry(bool json, const std::vector<const inv::Entry*>& only) {
   std::vector<const inv::Entry*> entries = only;
@@ -139,7 +130,7 @@ void print_registry(bool json, const std::vector<const inv::Entry*>& only) {
       std::cout << "}, \"kinds\": [";
       for (std::size_t k = 0; k < e.kinds.size(); ++k) std::cout << (k ? ", " : "") << json_string(e.kinds[k]);
       std::cout << "], \"min_non_vacuous\": " << fixed(e.min_non_vacuous, 6) << ", \"size_cap\": " << e.size_cap
-                << ", \"proof\": " << json_string(proof_text(e.proof))
+                << ", \"proof\": " << json_string(proof_status_text(e.proof))
                 << ", \"proof_note\": " << (e.proof.text ? json_string(e.proof.text) : "null") << ", \"excluded\": {";
       bool first = true;
       for (int g = 0; g < inv::kEngineCount; ++g) {
@@ -161,7 +152,7 @@ void print_registry(bool json, const std::vector<const inv::Entry*>& only) {
     for (std::size_t k = 0; k < e.kinds.size(); ++k) std::cout << (k ? "; " : " ") << e.kinds[k];
     std::cout << "\n  non-vacuous share at least " << fixed(e.min_non_vacuous, 2);
     if (e.size_cap > 0) std::cout << ", random sizes up to " << e.size_cap;
-    std::cout << ", proof: " << proof_text(e.proof) << (e.proof.text ? std::string(" (") + e.proof.text + ")" : "") << "\n";
+    std::cout << ", proof: " << proof_status_text(e.proof) << (e.proof.text ? std::string(" (") + e.proof.text + ")" : "") << "\n";
     for (int g = 0; g < inv::kEngineCount; ++g) {
       const auto engine = static_cast<inv::Engine>(g);
       if (e.exclusion(engine)) std::cout << "  not run by " << inv::engine_name(engine) << ": " << e.exclusion(engine) << "\n";

@@ -2,7 +2,7 @@
 # CMakeLists.txt.
 #
 #   cmake --install build --prefix P     P/bin/tpcheck, P/bin/tpcheck-pre-commit,
-#                                        P/share/tpcheck/conform/, P/share/doc/tpcheck/
+#                                        P/share/tpcheck/conform/, P/share/doc/tpcheck/ (and the manual)
 #   cpack --config build/CPackConfig.cmake -B OUT     OUT/tpcheck_<version>-1_<arch>.deb
 #
 # The binary carries everything it runs: conform's Python child (with its
@@ -27,8 +27,8 @@ install(FILES ${PROJECT_BINARY_DIR}/conform/tpcheck_conform_child.py
 install(FILES ${PROJECT_SOURCE_DIR}/conform/regression_calls.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/tpcheck/conform)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
-# conform/README.md is the second README of the same directory.
-install(FILES ${PROJECT_SOURCE_DIR}/conform/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME README.conform.md)
+# The manual (docs/**/*.md), where the README's links find it.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 
 set(TPCHECK_PACKAGE_CONTACT "tpcheck maintainers <maintainers@users.noreply.a-seed-22e00251.example>"
     CACHE STRING "The Maintainer field of the Debian package")
@@ -42,8 +42,9 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGE_DESCRIPTION
     "tpcheck holds a reference model of the rank mapping that KV-cache connectors use between prefill and decode
 engines of different tensor-parallel sizes, checks its invariants exhaustively and with Z3, sizes deployments
-(tpcheck check, plan, matrix), and runs a connector's own Python functions against the model (tpcheck conform:
-vLLM's MoRIIO, NIXL and Mooncake connectors), with SARIF and Markdown reports for CI.")
+(tpcheck check, plan, matrix), and runs a connector's own functions against the model (tpcheck conform:
+vLLM's MoRIIO, NIXL and Mooncake connectors in Python; TensorRT-LLM's C++ transceiver, compiled and run), with
+SARIF and Markdown reports for CI.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # tpcheck_<version>-<release>_<arch>.deb
@@ -52,8 +53,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # The shared libraries the binary links (libc, libstdc++, libgcc, libz3 when
 # built with the prover), as dpkg-shlibdeps finds them; conform runs Python 3.9
 # or later, and NIXL's tp_mapping.py needs numpy (conform skips what needs it
-# without).
+# without). Profile trtllm cuts C++ functions out with libclang (loaded at run
+# time, not linked) and compiles them with a C++ compiler; its --fuzz needs
+# clang with libFuzzer. Without them that profile says what is missing.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3 (>= 3.9)")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-numpy")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-numpy, libclang1-14, g++ | c++-compiler")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clang-14, libclang-rt-14-dev")
 include(CPack)

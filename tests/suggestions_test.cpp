@@ -1,5 +1,5 @@
 // Suggestions when a connector rejects a sizing (preflight/suggestions.hpp):
-// the example, and on every small sizing that each suggestion is
+// the manual's example, and on every small sizing that each suggestion is
 // accepted, keeps what it says, is the nearest of its kind, and reports the
 // fan-in the model gives.
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ bool accepts(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool m
   return sizing_accepted<std::int64_t>(c, P, D, H, mla).ok();
 }
 
-// The example: 4 -> 6 with 8 KV heads.
+// The manual's example (docs/sizing-a-deployment.md): 4 -> 6 with 8 KV heads.
 TEST(Suggestions, FourToSixWithEightHeads) {
   const Sizings divisible = {{4, 4}, {4, 8}, {2, 8}, {8, 2}};
   EXPECT_EQ(sizings(suggest(Connector::Nixl, 4, 6, 8, false, 20)), divisible);

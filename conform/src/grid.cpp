@@ -562,6 +562,17 @@ bool GridCursor::inner_only() const {
   return true;
 }
 
+Grid explicit_grid(const Grid& grid) {
+  Grid out;
+  out.arity = grid.arity;
+  GridBlock block;
+  block.explicit_cases = true;
+  GridCursor cursor(grid);
+  while (const CaseArgs* c = cursor.next()) block.cases.push_back(*c);
+  out.blocks.push_back(std::move(block));
+  return out;
+}
+
 std::string grid_json(const Grid& grid) {
   std::string out = "{\"arity\":" + std::to_string(grid.arity) + ",\"blocks\":[";
   for (std::size_t bi = 0; bi < grid.blocks.size(); ++bi) {

@@ -125,6 +125,7 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
     case Relation::NixlMapping: return judge_nixl_mapping(args, actual);
     case Relation::SenderPlan: return judge_sender_plan(args, actual);
     case Relation::AcceptsSizing: return judge_accepts_sizing(args, actual);
+    case Relation::TrtllmTransceiver: return judge_trtllm_transceiver(b, args, actual);
   }
   if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);
   if (!j.kind) j.note.clear();
@@ -134,6 +135,10 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
 std::string not_compared_reason(const Binding& b) {
   if (b.relation == Relation::NixlMapping) {
     return "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)";
+  }
+  if (b.relation == Relation::TrtllmTransceiver) {
+    return "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
+           "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them";
   }
   return "cases outside int64, which this relation does not compare";
 }

@@ -1,9 +1,13 @@
-// The profiles vllm-moriio (SPEC §10), vllm-nixl (§12) and vllm-mooncake
-// (§13), the adapter profile, and what each kind of deviation means for a
-// deployment.
+// The profiles vllm-moriio (SPEC §10), vllm-nixl (§12), vllm-mooncake (§13)
+// and trtllm (§15.2), the adapter profile, and what each kind of deviation
+// means for a deployment.
 #include "tpcheck/conform/profile.hpp"
 
+#include <functional>
+
+#include "tpcheck/model.hpp"
 #include "tpcheck/operations.hpp"
+#include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -178,7 +182,104 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   return {ratio, plan, regions, topology_tp_ratio(), topology_window()};
 }
 
+// --- trtllm: TensorRT-LLM's C++ transceiver, compiled from source (SPEC §15.2) ---
+
+// Which rank a binding's cases are about.
+enum class TransceiverRank { Gen, Ctx, None };
+
+// The deployments of SPEC §15.2's cases: every TP size pair and head count
+// with one PP stage and no attention DP; then, on sizes 1, 2, 4, every split
+// of 4 layers into up to 3 stages on either side, and attention DP on either
+// side or both with every serving and asking group. Each deployment's ranks
+// are cases of their own. Arguments in the order of trtllm_params().
+std::vector<CaseArgs> transceiver_cases(const GridBounds& bounds, TransceiverRank rank) {
+  std::vector<CaseArgs> out;
+  auto add = [&](int P, int D, int H, long long ctx_layers, long long gen_layers, int ctx_adp, int gen_adp, int c,
+                 int g) {
+    auto stages = [](long long digits) {
+      int n = 0;
+      for (; digits > 0; digits /= 10) ++n;
+      return n;
+    };
+    CaseArgs base = {P, D, H, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g};
+    if (rank == TransceiverRank::None) {
+      out.push_back(base);
+      return;
+    }
+    // Under attention DP only the asking gen group and the serving ctx group take part.
+    const bool gen = rank == TransceiverRank::Gen;
+    const int ranks = gen ? D * stages(gen_layers) : P * stages(ctx_layers);
+    for (int r = 0; r < ranks; ++r) {
+      if (gen ? gen_adp && r % D != g : ctx_adp && r % P != c) continue;
+      out.push_back(base);
+      out.back().push_back(r);
+    }
+  };
+  const int single = tpcheck_trtllm::kDefaultLayers;  // one stage
+  for (int P = 1; P <= bounds.max_tp; ++P) {
+    for (int D = 1; D <= bounds.max_tp; ++D) {
+      for (int H = 1; H <= bounds.max_heads; ++H) {
+        if (head_compatible<std::int64_t>(P, H) && head_compatible<std::int64_t>(D, H)) {
+          add(P, D, H, single, single, 0, 0, 0, 0);
+        }
+      }
+    }
+  }
+  const auto splits = tpcheck_trtllm::layer_splits();
+  for (const int P : {1, 2, 4}) {
+    for (const int D : {1, 2, 4}) {
+      if (P > bounds.max_tp || D > bounds.max_tp) continue;
+      for (int H = 1; H <= std::min(4, bounds.max_heads); ++H) {
+        if (!head_compatible<std::int64_t>(P, H) || !head_compatible<std::int64_t>(D, H)) continue;
+        for (const auto ctx : splits) {
+          for (const auto gen : splits) {
+            if (ctx >= 10 || gen >= 10) add(P, D, H, ctx, gen, 0, 0, 0, 0);
+          }
+        }
+        for (const auto& [ctx_adp, gen_adp] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{1, 1}}) {
+          for (int c = 0; c < (ctx_adp ? P : 1); ++c) {
+            for (int g = 0; g < (gen_adp ? D : 1); ++g) add(P, D, H, single, single, ctx_adp, gen_adp, c, g);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Binding transceiver(std::string name, TransceiverRank rank) {
+  std::vector<ParamSpec> params = {kP, kD, kHeadsOfBoth};
+  for (const char* n : {"ctx_layers", "gen_layers"}) params.push_back({n, ParamKind::Size, {}});
+  for (const char* n : {"ctx_adp", "gen_adp"}) params.push_back({n, ParamKind::Flag, {}});
+  for (const char* n : {"c", "g"}) params.push_back({n, ParamKind::Size, {}});
+  if (rank == TransceiverRank::Gen) params.push_back({"d", ParamKind::Rank, {"D"}});
+  if (rank == TransceiverRank::Ctx) params.push_back({"p", ParamKind::Rank, {"P"}});
+  Binding b = shaped(name, std::move(params), Relation::TrtllmTransceiver);
+  b.child = ChildKind::Cxx;
+  b.model_op = "plan";
+  b.call.functions = {std::move(name)};
+  b.cases = [rank](const GridBounds& bounds) { return transceiver_cases(bounds, rank); };
+  return b;
+}
+
+std::vector<Binding> trtllm() {
+  return {transceiver("targetIRanks", TransceiverRank::Gen),
+          transceiver("CacheFormatter::needSendCache", TransceiverRank::Ctx),
+          transceiver("CacheFormatter::pickRecvConnections", TransceiverRank::Gen),
+          transceiver("CacheFormatter::inquireSupport", TransceiverRank::None)};
+}
+
 }  // namespace
+
+bool is_cxx_source(const std::string& path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+  const std::string ext = path.substr(dot);
+  for (const char* e : {".cpp", ".cc", ".cxx", ".cu", ".cuh", ".h", ".hpp", ".hh"}) {
+    if (ext == e) return true;
+  }
+  return false;
+}
 
 const char* kind_id(Kind kind) {
   switch (kind) {
@@ -188,8 +289,22 @@ const char* kind_id(Kind kind) {
     case Kind::RejectsValid: return "rejects_valid";
     case Kind::Crashed: return "crashed";
     case Kind::TimedOut: return "timed_out";
+    case Kind::RankOutOfRange: return "rank_out_of_range";
+    case Kind::Duality: return "duality";
+    case Kind::RecvFromNonsender: return "recv_from_nonsender";
+    case Kind::SendUnpicked: return "send_unpicked";
+    case Kind::MissingHeads: return "missing_heads";
+    case Kind::DuplicateSource: return "duplicate_source";
+    case Kind::WrongSource: return "wrong_source";
   }
   return "?";
+}
+
+std::optional<Kind> kind_from_id(const std::string& id) {
+  for (int k = 0; k < kKindCount; ++k) {
+    if (id == kind_id(static_cast<Kind>(k))) return static_cast<Kind>(k);
+  }
+  return std::nullopt;
 }
 
 const char* kind_meaning(Kind kind) {
@@ -210,6 +325,24 @@ const char* kind_meaning(Kind kind) {
              "error.";
     case Kind::TimedOut:
       return "A call does not return within its time budget: the worker would hang.";
+    case Kind::RankOutOfRange:
+      return "A rank connects to a peer rank that does not exist, or that lies outside the request's attention-DP "
+             "group: the request cannot be sent.";
+    case Kind::Duality:
+      return "A context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come.";
+    case Kind::RecvFromNonsender:
+      return "A generation rank receives from a context rank that does not send to it: it waits forever.";
+    case Kind::SendUnpicked:
+      return "A context rank sends to a generation rank that does not receive from it: the send never completes.";
+    case Kind::MissingHeads:
+      return "A (layer, head) of a generation rank is held by none of the ranks it receives from: that KV is never "
+             "written.";
+    case Kind::DuplicateSource:
+      return "A (layer, head) of a generation rank is held by more than one rank it receives from: their "
+             "concatenation overflows its buffer.";
+    case Kind::WrongSource:
+      return "A generation rank receives from a context rank that holds none of its (layer, head) pairs.";
   }
   return "?";
 }
@@ -232,12 +365,13 @@ std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, con
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake"}; }
+std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "trtllm"}; }
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
   if (profile == "vllm-moriio") return moriio();
   if (profile == "vllm-nixl") return nixl();
   if (profile == "vllm-mooncake") return mooncake(options);
+  if (profile == "trtllm") return trtllm();
   return std::nullopt;
 }
 
@@ -311,6 +445,24 @@ std::string deployment_meaning(const Binding& b, Kind kind, Effect effect, bool 
       return "the connector dies with an unhandled exception (or the process dies) instead of a clear error";
     case Kind::TimedOut:
       return "the call does not return within its budget: the worker hangs (at start-up or per request)";
+    case Kind::RankOutOfRange:
+      return "a rank connects to a peer rank that does not exist or lies outside the request's DP group: the "
+             "request cannot be sent, and the session hangs";
+    case Kind::Duality:
+      return "a context rank's counterparts differ from the generation ranks that connect to it: it waits for "
+             "requests that never come";
+    case Kind::RecvFromNonsender:
+      return "a generation rank picks a context rank that does not send to it: it waits forever";
+    case Kind::SendUnpicked:
+      return "a context rank sends to a generation rank that does not receive from it: the send never completes";
+    case Kind::MissingHeads:
+      return "a (layer, head) of a generation rank is held by none of the ranks it receives from: its KV is never "
+             "written";
+    case Kind::DuplicateSource:
+      return "a (layer, head) of a generation rank comes from more than one rank: their concatenation overflows "
+             "its buffer";
+    case Kind::WrongSource:
+      return "a generation rank receives from a context rank that holds none of its (layer, head) pairs";
   }
   return "";
 }

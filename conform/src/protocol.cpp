@@ -20,11 +20,12 @@ std::string_view take_word(std::string_view& line) {
   return word;
 }
 
-bool is_identifier(std::string_view s, bool dots) {
+// `qualified`: a name with its class, Python's `A.b` or C++'s `A::b`.
+bool is_identifier(std::string_view s, bool qualified) {
   if (s.empty()) return false;
   for (const char c : s) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    (dots && c == '.');
+                    (qualified && (c == '.' || c == ':'));
     if (!ok) return false;
   }
   return true;

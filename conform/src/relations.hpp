@@ -1,4 +1,4 @@
-// The relations of SPEC §12 and §13 between a connector's structured
+// The relations of SPEC §12, §13 and §15.2 between a connector's structured
 // outcomes and the model's read plan, and the classification they share
 // with exact comparison (judge.cpp).
 #pragma once
@@ -18,5 +18,7 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual);    // 
 Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual);    // (P, D, H, MLA, d)
 Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual);     // (P, D, H, MLA, p, d)
 Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual);  // (P, D, H, MLA)
+// SPEC §15.2 (trtllm_transceiver.cpp): (P, D, H, and the binding's rank).
+Judgement judge_trtllm_transceiver(const Binding& binding, const CaseArgs& args, const Actual& actual);
 
 }  // namespace tpcheck::conform

@@ -30,7 +30,8 @@ int exit_status(const RunReport& report) {
   // explains are no clean bill either.
   bool all_run = report.unexplained_deaths == 0;
   for (const auto& f : report.functions) all_run = all_run && f.not_run == 0;
-  return report.deviation_count() == 0 && all_run ? 0 : 1;
+  const bool fuzz_found = report.fuzz && !report.fuzz->first.empty();
+  return report.deviation_count() == 0 && all_run && !fuzz_found ? 0 : 1;
 }
 
 void print_text(std::ostream& out, const RunReport& r) {
@@ -38,6 +39,20 @@ void print_text(std::ostream& out, const RunReport& r) {
   const bool diff = !o.baseline_path.empty();
   out << "tpcheck conform: " << report_support::run_title(r) << ", grid up to --max-tp " << o.bounds.max_tp
       << " --max-heads " << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
+  if (r.cxx_build_seconds > 0 || r.cxx_build_cached) {
+    std::ostringstream built;
+    built << std::fixed << std::setprecision(1) << r.cxx_build_seconds;
+    out << "C++ child: " << (r.cxx_build_cached ? "from the cache" : "built in " + built.str() + " s")
+        << " (this compiles and runs the given code)\n";
+  }
+  if (r.fuzz) {
+    std::ostringstream fuzz;
+    fuzz << std::fixed << std::setprecision(1) << r.fuzz->seconds << " s, " << r.fuzz->runs << " inputs";
+    out << "fuzz: " << (r.fuzz->first.empty() ? "no deviation in " + fuzz.str()
+                                              : r.fuzz->first + " after " + fuzz.str() +
+                                                    "; below, the smallest case of its kind (by the grid)")
+        << "\n";
+  }
   for (const auto& f : r.functions) {
     out << "\n" << f.name;
     if (!f.checked) {
@@ -124,7 +139,17 @@ void print_json(std::ostream& out, const RunReport& r) {
   for (std::size_t i = 0; i < r.baseline_only.size(); ++i) out << (i ? ", " : "") << json_string(r.baseline_only[i]);
   out << "], \"incidents\": [";
   for (std::size_t i = 0; i < r.incidents.size(); ++i) out << (i ? ", " : "") << json_string(r.incidents[i]);
-  out << "], \"unexplained_deaths\": " << r.unexplained_deaths << ", \"cases\": " << r.cases
+  out << "]";
+  if (r.cxx_build_seconds > 0 || r.cxx_build_cached) {
+    out << ", \"cxx_build\": {\"seconds\": " << std::fixed << std::setprecision(3) << r.cxx_build_seconds
+        << ", \"cached\": " << (r.cxx_build_cached ? "true" : "false") << "}";
+  }
+  if (r.fuzz) {
+    out << ", \"fuzz\": {\"seconds\": " << std::fixed << std::setprecision(3) << r.fuzz->seconds
+        << ", \"runs\": " << r.fuzz->runs << ", \"first\": " << json_string(r.fuzz->first)
+        << ", \"build_seconds\": " << r.fuzz->build_seconds << "}";
+  }
+  out << ", \"unexplained_deaths\": " << r.unexplained_deaths << ", \"cases\": " << r.cases
       << ", \"deviations\": " << r.deviation_count() << ", \"seconds\": " << std::fixed << std::setprecision(3)
       << r.seconds << ", \"cases_per_second\": " << std::setprecision(0) << (r.cases / std::max(r.seconds, 1e-9))
       << "}\n";

@@ -32,6 +32,13 @@ RuleText rule_text(Kind kind) {
     case Kind::RejectsValid: return {"RejectsValid", "Refuses a configuration the model serves"};
     case Kind::Crashed: return {"Crashed", "Raises an exception the model never raises, or dies"};
     case Kind::TimedOut: return {"TimedOut", "Does not return within the time budget"};
+    case Kind::RankOutOfRange: return {"RankOutOfRange", "Connects to a rank that does not exist or is outside its DP group"};
+    case Kind::Duality: return {"Duality", "A rank waits for other peers than those that connect to it"};
+    case Kind::RecvFromNonsender: return {"RecvFromNonsender", "Receives from a rank that does not send to it"};
+    case Kind::SendUnpicked: return {"SendUnpicked", "Sends to a rank that does not receive from it"};
+    case Kind::MissingHeads: return {"MissingHeads", "A (layer, head) is received from no rank"};
+    case Kind::DuplicateSource: return {"DuplicateSource", "A (layer, head) is received from more than one rank"};
+    case Kind::WrongSource: return {"WrongSource", "Receives from a rank that holds none of its heads"};
   }
   return {"?", "?"};
 }

@@ -3,6 +3,7 @@
 #include "tpcheck/conform/run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "cxx_build.hpp"
 #include "tpcheck/conform/judge.hpp"
 #include "tpcheck/conform/protocol.hpp"
 #include "tpcheck/conform/record.hpp"
@@ -175,6 +177,13 @@ std::vector<CaseArgs> extra_cases(const Binding& b, const std::vector<ModelCall>
   return out;
 }
 
+// A child and the bindings it runs.
+struct ChildRun {
+  std::vector<Binding> bindings;
+  std::optional<Session> session;
+  std::deque<KnownOutcome> known;  // the session's outcomes by id; grows without moving what it holds
+};
+
 // Calls one bound function on its whole grid, judging on a second thread.
 // `known`: the session's outcomes by id (an id defined for one function may
 // answer another's cases).
@@ -254,7 +263,9 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   } else if (auto p = profile_bindings(o.profile, {o.hybrid})) {
     bindings = *p;
   } else {
-    error = "unknown profile '" + o.profile + "' (known: vllm-moriio, vllm-nixl, vllm-mooncake)";
+    std::string known;
+    for (const auto& name : profile_names()) known += (known.empty() ? "" : ", ") + name;
+    error = "unknown profile '" + o.profile + "' (known: " + known + ")";
     return std::nullopt;
   }
   for (const auto& name : o.only) {
@@ -263,12 +274,23 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       return std::nullopt;
     }
   }
+  // The C++ child is built with every function of the profile: the relations
+  // of one (which ranks send) read what the others do (which ranks receive).
+  std::vector<Binding> cxx_profile;
+  for (const auto& b : bindings) {
+    if (b.child == ChildKind::Cxx) cxx_profile.push_back(b);
+  }
   if (!o.only.empty()) {
     std::erase_if(bindings, [&](const Binding& b) { return std::find(o.only.begin(), o.only.end(), b.name) == o.only.end(); });
   }
   std::vector<ModelCall> regression;
   if (!load_regression_calls(o.corpus, regression, error)) return std::nullopt;
 
+  // Each binding runs in the child of its kind, which reads the files of its
+  // language: C++ source goes to the C++ child (built here for the functions
+  // under test), the rest to the Python child.
+  std::vector<std::string> python_files, cxx_files;
+  for (const auto& f : o.files) (is_cxx_source(f) && !o.adapter ? cxx_files : python_files).push_back(f);
   ChildCommand command;
   command.python = o.python;
   command.mode = o.adapter ? "adapter" : "source";
@@ -277,12 +299,61 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   command.call_timeout = o.timeout;
   command.load_timeout = std::max(o.timeout, std::chrono::milliseconds(30000));
   command.memory_bytes = (o.memory_mib ? o.memory_mib : o.adapter ? kAdapterMemoryMib : kProfileMemoryMib) << 20;
-  auto session = Session::open(command, error);
-  if (!session) return std::nullopt;
+  std::array<ChildRun, 2> children;
+  std::vector<std::pair<ChildRun*, std::size_t>> run_of;  // per binding: its child and its index there
+  for (const Binding& b : bindings) {
+    ChildRun& c = children[b.child == ChildKind::Cxx ? 1 : 0];
+    run_of.emplace_back(&c, c.bindings.size());
+    c.bindings.push_back(b);
+  }
+  if (children[0].bindings.empty() && !python_files.empty()) {
+    error = python_files.front() + " is not C++ source: profile " + o.profile + " checks C++ files";
+    return std::nullopt;
+  }
+  if (!children[0].bindings.empty()) {
+    if (!cxx_files.empty() && children[1].bindings.empty()) {
+      error = cxx_files.front() + " is C++ source: profile " + o.profile + " checks Python files";
+      return std::nullopt;
+    }
+    ChildCommand python = command;
+    python.files = python_files;
+    python.bindings = children[0].bindings;
+    if (!python_files.empty() || o.adapter) {
+      children[0].session = Session::open(python, error);
+      if (!children[0].session) return std::nullopt;
+    }
+  }
+  if (!children[1].bindings.empty()) {
+    if (cxx_files.empty()) {
+      if (children[0].bindings.empty()) {
+        error = "profile " + o.profile + " checks C++ functions: give their C++ files (.cpp, .cu)";
+        return std::nullopt;
+      }
+    } else {
+      const auto built = build_cxx(CxxTarget::Child, cxx_files, cxx_profile, error);
+      if (!built) return std::nullopt;
+      report.cxx_build_seconds = built->seconds;
+      report.cxx_build_cached = built->cached;
+      ChildCommand cxx = command;
+      cxx.executable = built->executable;
+      cxx.files = cxx_files;
+      cxx.bindings = children[1].bindings;
+      children[1].session = Session::open(cxx, error);
+      if (!children[1].session) return std::nullopt;
+    }
+  }
+  // A child without its files binds nothing.
+  auto bound_of = [&](std::size_t i) {
+    const auto& [child, local] = run_of[i];
+    if (child->session) return child->session->bound()[local];
+    BindResult none;
+    none.skip_reason = child == &children[1] ? "no C++ file given" : "no Python file given";
+    return none;
+  };
 
   bool any_bound = false;
   for (std::size_t i = 0; i < bindings.size(); ++i) {
-    const auto& r = session->bound()[i];
+    const auto r = bound_of(i);
     if (!r.bound && std::find(o.only.begin(), o.only.end(), bindings[i].name) != o.only.end()) {
       error = bindings[i].name + " cannot be checked: " + r.skip_reason;
       return std::nullopt;
@@ -291,7 +362,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   }
   if (!any_bound) {
     error = "none of the functions of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
-            " can be checked in the given files (" + bindings.front().name + ": " + session->bound()[0].skip_reason + ")";
+            " can be checked in the given files (" + bindings.front().name + ": " + bound_of(0).skip_reason + ")";
     return std::nullopt;
   }
 
@@ -308,10 +379,9 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     if (!baseline->open(o.baseline_path, signature_of(o), error)) return std::nullopt;
   }
 
-  std::deque<KnownOutcome> known;  // grows without moving what it holds
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const Binding& b = bindings[i];
-    const BindResult& bound = session->bound()[i];
+    const BindResult bound = bound_of(i);
     FunctionReport& fr = report.functions.emplace_back();
     fr.name = b.name;
     fr.params = b.params;
@@ -327,9 +397,16 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       fr.in_baseline = baseline->has_function(b.name);
       if (fr.in_baseline) baseline->begin_function(b.name);
     }
-    const Grid grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression));
-    error = check_function(*session, i, b, grid, known, fr, record ? &*record : nullptr,
-                           baseline ? &*baseline : nullptr);
+    Grid grid;
+    if (b.cases) {
+      grid.arity = b.params.size();
+      grid.blocks.push_back({{}, false, true, b.cases(o.bounds)});
+    } else {
+      grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression));
+    }
+    if (b.child == ChildKind::Cxx) grid = explicit_grid(grid);  // the C++ child reads cases, not grids
+    error = check_function(*run_of[i].first->session, run_of[i].second, b, grid, run_of[i].first->known, fr,
+                           record ? &*record : nullptr, baseline ? &*baseline : nullptr);
     if (!error.empty()) return std::nullopt;
     report.cases += fr.cases;
   }
@@ -341,8 +418,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       if (!found) report.baseline_only.push_back(name);
     }
   }
-  report.incidents = session->incidents();
-  report.unexplained_deaths = session->unexplained_deaths();
+  for (const auto& c : children) {
+    if (!c.session) continue;
+    report.incidents.insert(report.incidents.end(), c.session->incidents().begin(), c.session->incidents().end());
+    report.unexplained_deaths += c.session->unexplained_deaths();
+  }
   if (record && !record->commit(error)) return std::nullopt;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -49,6 +49,10 @@ Actual crashed(std::string what) { return {Actual::Status::Crashed, "", std::mov
 
 }  // namespace
 
+std::string Session::child_name() const {
+  return command_.executable.empty() ? "the Python child" : "the C++ child";
+}
+
 std::string Actual::rendered() const {
   switch (status) {
     case Status::Value: return text;
@@ -83,7 +87,11 @@ std::optional<Session> Session::open(ChildCommand command, std::string& error) {
 bool Session::start(std::string& error) {
   // -I: no user site-packages and no working directory on sys.path (an ast.py
   // there must not replace the child's own imports); PYTHON* variables ignored.
-  const std::vector<std::string> argv = {command_.python, "-I", "-c", kChildSource, "--fds", "3", "4"};
+  // A C++ child is a program built for the functions under test (cxx_build.hpp).
+  const std::vector<std::string> argv =
+      command_.executable.empty()
+          ? std::vector<std::string>{command_.python, "-I", "-c", kChildSource, "--fds", "3", "4"}
+          : std::vector<std::string>{command_.executable, "--fds", "3", "4"};
   child_ = ChildProcess::start(argv, {command_.memory_bytes, child_environment()});
   if (!child_.running()) {
     error = child_.error();
@@ -104,7 +112,7 @@ bool Session::start(std::string& error) {
   };
   for (;;) {
     const FrameParse p = parse_frame(std::string_view(input_).substr(parsed_));
-    if (p.status == FrameParse::Status::Garbage) return fail("the Python child printed garbage while loading: " + p.problem);
+    if (p.status == FrameParse::Status::Garbage) return fail(child_name() + " printed garbage while loading: " + p.problem);
     if (p.status == FrameParse::Status::Parsed) {
       parsed_ += p.consumed;
       const Frame& f = p.frame;
@@ -112,7 +120,7 @@ bool Session::start(std::string& error) {
       if (f.tag == Frame::Tag::Ready) break;
       if ((f.tag != Frame::Tag::Bound && f.tag != Frame::Tag::Skipped) || f.number != bound.size() ||
           bound.size() >= command_.bindings.size()) {
-        return fail("the Python child answered out of order while loading");
+        return fail(child_name() + " answered out of order while loading");
       }
       BindResult r;
       r.bound = f.tag == Frame::Tag::Bound;
@@ -129,7 +137,7 @@ bool Session::start(std::string& error) {
     }
     if (closed) {
       const std::string tail = last_line(child_.stderr_tail());
-      error = "the Python child " + child_.end_description() + " while loading" + (tail.empty() ? "" : ": " + tail);
+      error = child_name() + " " + child_.end_description() + " while loading" + (tail.empty() ? "" : ": " + tail);
       return false;
     }
     compact_input();
@@ -140,7 +148,7 @@ bool Session::start(std::string& error) {
     closed = pumped == ChildProcess::Pump::Closed;
   }
   if (bound.size() != command_.bindings.size()) {
-    return fail("the Python child bound " + std::to_string(bound.size()) + " of " +
+    return fail(child_name() + " bound " + std::to_string(bound.size()) + " of " +
                 std::to_string(command_.bindings.size()) + " functions");
   }
   auto same = [](const BindResult& a, const BindResult& b) {
@@ -247,7 +255,7 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
     }
     if (closed) {
       const std::string tail = last_line(child_.stderr_tail());
-      return end(End::Crashed, crashed("the Python child " + child_.end_description() + (tail.empty() ? "" : " (" + tail + ")")));
+      return end(End::Crashed, crashed(child_name() + " " + child_.end_description() + (tail.empty() ? "" : " (" + tail + ")")));
     }
     // The call in flight has run at least since the last progress. Before the
     // calls start, the child reads the grid: that has the load budget.
@@ -280,8 +288,8 @@ void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t
     if (!child_.running()) {
       std::string error;
       if (!start(error)) {
-        incidents_.push_back("could not restart the Python child: " + error);
-        not_run_why = "the Python child could not be restarted";
+        incidents_.push_back("could not restart " + child_name() + ": " + error);
+        not_run_why = child_name() + " could not be restarted";
         break;
       }
     }
@@ -291,7 +299,7 @@ void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t
     incidents_.push_back(name + ": " + st.failure.rendered());
     OutcomeBatch batch;
     if (how == End::Failed) {
-      not_run_why = "the Python child could not run it";
+      not_run_why = child_name() + " could not run it";
     } else if (how == End::TimedOut) {
       batch.ids.push_back(define(batch, st.failure));
       ++st.next;

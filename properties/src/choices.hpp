@@ -5,7 +5,7 @@
 // A magnitude (a positive value up to a limit) is three choices:
 //   class  0 small 1..16             1 a power of two, or a neighbour
 //          2 17..4096                3 just above 2^32 (r * R leaves int64)
-//          4 around 2^63 or 2^64     5 the limit itself, or just below
+//          4 near 2^63 or 2^64       5 the limit itself, or just below
 //          6 anything below 2^64     7 beyond: m * 2^e (m < 2^56, e < 256)
 //   small  0..15, wide  0..2^64 - 1  (their use depends on the class)
 #pragma once

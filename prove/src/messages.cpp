@@ -1,5 +1,5 @@
 // The texts of every failure, as the SPEC (upstream's exact words) and the
-// project's choices (README, "Choices where the SPEC is silent") state them.
+// project's choices (docs/model-and-invariants.md, "Choices where the SPEC is silent") state them.
 #include "tpcheck/prove/messages.hpp"
 
 #include "tpcheck/render.hpp"

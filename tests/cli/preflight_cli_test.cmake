@@ -1,5 +1,5 @@
 # Runs the real `tpcheck check`, `plan` and `matrix` on the pre-flight
-# features (issue 11): --model-config on the configs in tests/model_configs,
+# features: --model-config on the configs in tests/model_configs,
 # suggestions, the matrix, --svg, and every bad input (one stderr line, exit 2).
 #   cmake -DTPCHECK=<binary> -DGROUP=<group> -DCONFIGS=<tests/model_configs> -DWORK_DIR=<dir> -P this
 # Groups: model_configs, suggestions, matrix, pictures, bad_inputs.
@@ -118,7 +118,7 @@ if(GROUP STREQUAL "model_configs")
   expect_json("${j}" "ON" mla)
 
 elseif(GROUP STREQUAL "suggestions")
-  # The issue's example: 8 KV heads do not shard over 6 decode ranks.
+  # The manual's example (docs/sizing-a-deployment.md): 8 KV heads do not shard over 6 decode ranks.
   expect_output(1
     "^model config: [^\n]*llama-8kv.json: 8 KV heads from num_key_value_heads\nsizing: prefill TP 4, decode TP 6, 8 KV heads\n"
     "\n  nixl: rejects: ValueError: total_num_kv_heads 8 cannot be sharded over decode tp_size 6: one must divide the other\n"

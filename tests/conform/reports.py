@@ -31,7 +31,10 @@ from robustness import PORT_OFFSET_CHECKS, expect, expect_error, run, run_scenar
 
 MORIIO = ["conform", "--profile", "vllm-moriio", "--max-tp", "8"]
 LEVELS = {"error", "warning", "note", "none"}
-KINDS = ["wrong_value", "wrong_error", "accepts_invalid", "rejects_valid", "crashed", "timed_out"]
+KINDS = ["wrong_value", "wrong_error", "accepts_invalid", "rejects_valid", "crashed", "timed_out",
+         # TensorRT-LLM's C++ transceiver (SPEC §15.2)
+         "rank_out_of_range", "duality", "recv_from_nonsender", "send_unpicked", "missing_heads", "duplicate_source",
+         "wrong_source"]
 
 
 def faulty(fixtures, name, directory):

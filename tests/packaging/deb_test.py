@@ -8,7 +8,8 @@ there), then checks it:
 - its control fields (dpkg-deb -f): name, version, architecture, maintainer,
   section, description; Depends names the Debian package of every shared
   library the binary loads (ldd, then dpkg -S), and python3 (>= 3.9);
-  Recommends python3-numpy;
+  Recommends python3-numpy, libclang1-14 and a C++ compiler, Suggests
+  clang-14 and libclang-rt-14-dev (profile trtllm and its --fuzz);
 - its contents (dpkg-deb -c): exactly the installed files under /usr, owned
   by root, programs executable;
 - extracted (dpkg-deb -x), its tpcheck prints VERSION and gives the build
@@ -65,7 +66,7 @@ def package(source_dir, build_dir, version, out_dir):
 
     fields = {}
     for name in ("Package", "Version", "Architecture", "Maintainer", "Section", "Description", "Depends",
-                 "Recommends"):
+                 "Recommends", "Suggests"):
         fields[name] = run(["dpkg-deb", "-f", deb, name]).stdout.strip()
     expect(fields["Package"] == "tpcheck" and fields["Version"] == version + "-1" and fields["Architecture"] == arch,
            "name, version, architecture", fields)
@@ -79,7 +80,9 @@ def package(source_dir, build_dir, version, out_dir):
     expect(libraries <= depends, "Depends has the package of every library tpcheck loads", libraries, depends)
     expect(re.search(r"(^|, )python3 \(>= 3\.9\)(,|$)", fields["Depends"]), "Depends has python3 (>= 3.9)",
            fields["Depends"])
-    expect(fields["Recommends"] == "python3-numpy", "Recommends python3-numpy", fields["Recommends"])
+    expect(fields["Recommends"] == "python3-numpy, libclang1-14, g++ | c++-compiler",
+           "Recommends python3-numpy and what profile trtllm needs", fields["Recommends"])
+    expect(fields["Suggests"] == "clang-14, libclang-rt-14-dev", "Suggests what --fuzz needs", fields["Suggests"])
     info = run(["dpkg-deb", "-I", deb])
     expect(info.returncode == 0 and "Package: tpcheck" in info.stdout, "dpkg-deb -I reads it", info.stderr)
 
@@ -112,6 +115,16 @@ def package(source_dir, build_dir, version, out_dir):
         expect(packaged.returncode == reference.returncode == 1 and
                without_timing_json(packaged.stdout) == without_timing_json(reference.stdout),
                "the packaged tpcheck's report is the build tree's", packaged.stdout, packaged.stderr)
+        # Profile trtllm compiles from the sources the binary carries: the
+        # packaged one reports what the build tree's does.
+        cpp_fixtures = os.path.join(source_dir, "tests", "conform", "fixtures", "trtllm", "cpp")
+        trtllm = ["conform", "--profile", "trtllm", "--max-tp", "4", "--json",
+                  os.path.join(cpp_fixtures, "cacheSplitConcat.cu"), os.path.join(cpp_fixtures, "cacheFormatter.cpp")]
+        reference, packaged = run([os.path.join(build_dir, "tpcheck")] + trtllm), run([tpcheck] + trtllm)
+        if "cannot be checked on this machine" not in reference.stderr:
+            expect(packaged.returncode == reference.returncode == 0 and
+                   without_timing_json(packaged.stdout) == without_timing_json(reference.stdout),
+                   "the packaged tpcheck's trtllm report is the build tree's", packaged.stdout, packaged.stderr)
 
     print("package: " + deb)
 

@@ -8,6 +8,10 @@ import re
 import subprocess
 import sys
 
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The manual: every page of the source tree's docs/, under share/doc/tpcheck/docs/.
+MANUAL = [os.path.join("share/doc/tpcheck", os.path.relpath(os.path.join(here, name), SOURCE_DIR))
+          for here, _, names in os.walk(os.path.join(SOURCE_DIR, "docs")) for name in names if name.endswith(".md")]
 # Every file `cmake --install` puts under the prefix, and nothing else.
 INSTALLED_FILES = sorted([
     "bin/tpcheck",
@@ -16,9 +20,8 @@ INSTALLED_FILES = sorted([
     "share/tpcheck/conform/regression_calls.txt",
     "share/doc/tpcheck/LICENSE",
     "share/doc/tpcheck/README.md",
-    "share/doc/tpcheck/README.conform.md",
     "share/doc/tpcheck/CHANGELOG.md",
-])
+] + MANUAL)
 EXECUTABLES = {"bin/tpcheck", "bin/tpcheck-pre-commit"}
 
 
@@ -100,6 +103,7 @@ def without_timing_json(report):
     data = json.loads(report)
     data.pop("seconds")
     data.pop("cases_per_second")
+    data.pop("cxx_build", None)  # how long building the C++ child took, or that it was cached
     return data
 
 

@@ -115,6 +115,10 @@ Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const Grid
 
 std::uint64_t case_count(const Grid& grid);
 
+// The same cases in the same order, as one block of explicit cases (for a
+// child that reads cases rather than grids).
+Grid explicit_grid(const Grid& grid);
+
 // Walks the grid's cases in the order parent and child share.
 class GridCursor {
  public:

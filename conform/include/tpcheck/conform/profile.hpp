@@ -1,8 +1,9 @@
 // What a conformance run binds and compares: each connector function, how the
 // child finds and calls it, its case grid, and the relation its outcome must
-// have with the model (SPEC §10, §12, §13).
+// have with the model (SPEC §10, §12, §13, §15.2).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,12 +13,28 @@
 
 namespace tpcheck::conform {
 
-enum class Kind { WrongValue, WrongError, AcceptsInvalid, RejectsValid, Crashed, TimedOut };
-inline constexpr int kKindCount = 6;
+enum class Kind {
+  WrongValue,
+  WrongError,
+  AcceptsInvalid,
+  RejectsValid,
+  Crashed,
+  TimedOut,
+  // TensorRT-LLM's C++ transceiver (SPEC §15.2): which ranks connect, send and receive.
+  RankOutOfRange,
+  Duality,
+  RecvFromNonsender,
+  SendUnpicked,
+  MissingHeads,
+  DuplicateSource,
+  WrongSource,
+};
+inline constexpr int kKindCount = 13;
 const char* kind_id(Kind kind);  // the --json spelling: "wrong_value", ...
 // What a deviation of the kind is, in general (a SARIF rule's help); each
 // group's own meaning (deployment_meaning) says what it does.
 const char* kind_meaning(Kind kind);
+std::optional<Kind> kind_from_id(const std::string& id);
 
 enum class Relation {
   // the function's outcome equals the model operation's, value or exact error
@@ -34,7 +51,14 @@ enum class Relation {
   SenderPlan,
   // (P, D, H, MLA): None on a sizing the connector accepts (SPEC §13)
   AcceptsSizing,
+  // (P, D, H, and a rank): what TensorRT-LLM's C++ transceiver does for the
+  // deployment, judged by SPEC §15.2's relations (conform/cxx/trtllm_judge.hpp)
+  TrtllmTransceiver,
 };
+
+// Which child runs a binding's function: the Python child loads Python
+// source; the C++ child is compiled from C++ source with the function.
+enum class ChildKind { Python, Cxx };
 
 // Bytes per KV head in the block lengths the Mooncake profile passes (SPEC
 // §13: any positive value).
@@ -73,7 +97,8 @@ struct CallShape {
 };
 
 struct Binding {
-  std::string name;               // as reported: a function, or Class.method
+  std::string name;               // as reported: a function, or Class.method (Class::method in C++)
+  ChildKind child = ChildKind::Python;
   std::vector<ParamSpec> params;  // the grid parameters, in display order
   GridStyle style = GridStyle::EdgesAndFarOut;
   bool named_args = false;        // reports show "P=4, D=1" rather than "4, 1"
@@ -81,12 +106,19 @@ struct Binding {
   std::vector<std::size_t> model_from_case;  // model argument k is case argument [k]
   Relation relation = Relation::Exact;
   CallShape call;
+  // The cases, when the parameters' kinds cannot say them (PP stage splits,
+  // attention-DP groups): every case within the bounds, in order.
+  std::function<std::vector<CaseArgs>(const GridBounds&)> cases;
 
   std::vector<std::string> param_names() const;
   // The case a model call "OP ARGS..." of the regression corpus stands for,
   // if it speaks about this binding.
   std::optional<CaseArgs> case_from_model_call(const std::string& op, const std::vector<BigInt>& args) const;
 };
+
+// A profile's files by the child that reads them: C++ source (.cpp .cu .h
+// ...) for the C++ child, anything else for the Python child.
+bool is_cxx_source(const std::string& path);
 
 struct ProfileOptions {
   bool hybrid = false;  // vllm-mooncake: call the planner and region check without total_num_kv_heads

@@ -30,6 +30,7 @@ struct RunOptions {
   std::vector<std::string> corpus;  // extra regression files or directories
   std::string record_path;          // --record
   std::string baseline_path;        // --baseline
+  int fuzz_seconds = 0;             // --fuzz: libFuzzer instead of the grid, for this long
 };
 
 // The default address-space limits of the child, in MiB: code under test has
@@ -84,6 +85,15 @@ struct FunctionReport {
   std::uint64_t deviation_count() const;
 };
 
+// What --fuzz did: libFuzzer on the compiled functions until the first
+// deviation, which the grid then shrinks to the smallest case of its kind.
+struct FuzzSummary {
+  double seconds = 0;          // until the first deviation, or the whole budget
+  std::uint64_t runs = 0;      // inputs libFuzzer ran
+  std::string first;           // the first deviation as the target saw it ("" when none)
+  double build_seconds = 0;    // building the fuzz target (0 when cached)
+};
+
 struct RunReport {
   RunOptions options;
   std::vector<FunctionReport> functions;
@@ -92,11 +102,18 @@ struct RunReport {
   std::vector<std::string> baseline_only;  // functions recorded in the baseline but not found now
   std::uint64_t cases = 0;
   double seconds = 0;
+  std::optional<FuzzSummary> fuzz;
+  double cxx_build_seconds = 0;  // extracting and compiling the C++ child (0 without one)
+  bool cxx_build_cached = false;  // the C++ child came from the cache
   std::uint64_t deviation_count() const;
 };
 
 // nullopt with `error` on a usage or load error (exit status 2).
 std::optional<RunReport> run_conformance(const RunOptions& options, std::string& error);
+
+// --fuzz SECONDS: the profile's C++ functions under libFuzzer (cxx_fuzz.cpp);
+// the report has the first deviation's kind with its smallest case.
+std::optional<RunReport> run_conformance_fuzz(const RunOptions& options, std::string& error);
 
 // The Python program the child runs (conform/child/*.py joined, embedded at
 // build time; the installed share/tpcheck/conform/child.py is a copy to read).

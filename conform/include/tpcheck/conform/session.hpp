@@ -1,4 +1,5 @@
-// Runs a binding's cases in the Python child and survives it: the child
+// Runs a binding's cases in a child (the Python child, or a C++ child built
+// for the functions under test; both speak protocol.hpp) and survives it: the child
 // generates the cases from the grid's description and answers with outcome
 // ids; a child that dies or writes garbage is restarted and the cases in
 // flight re-run one at a time to find the one to blame; a call over its
@@ -31,6 +32,7 @@ struct Actual {
 
 struct ChildCommand {
   std::string python = "python3";
+  std::string executable;  // a C++ child to run instead of the Python one
   std::string mode;  // "source" or "adapter"
   std::vector<std::string> files;
   std::vector<Binding> bindings;
@@ -67,6 +69,8 @@ class Session {
   static std::optional<Session> open(ChildCommand command, std::string& error);
 
   const std::vector<BindResult>& bound() const { return bound_; }
+  // "the Python child" or "the C++ child", for messages.
+  std::string child_name() const;
 
   // Runs binding `index` on every case of the grid (`total` cases), handing
   // every case exactly one outcome, in order, to `sink`.

@@ -1,0 +1,94 @@
+#include "tpcheck/conform/binding_text.hpp"
+
+#include <vector>
+
+namespace tpcheck::conform {
+namespace {
+
+std::string code(const std::string& text) { return "`" + text + "`"; }
+
+// "`a` or `b` or `c`".
+std::string alternatives(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : " or ") + code(n);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// The model operation called with the case parameters its arguments come from.
+std::string model_call(const Binding& b) {
+  std::vector<std::string> args;
+  for (std::size_t k : b.model_from_case) args.push_back(k < b.params.size() ? b.params[k].name : "?");
+  return b.model_op + "(" + joined(args) + ")";
+}
+
+}  // namespace
+
+std::string looked_for(const Binding& b) {
+  const CallShape& c = b.call;
+  if (!c.methods.empty()) return "method " + alternatives(c.methods) + " of " + alternatives(c.classes);
+  std::string out = "function " + alternatives(c.functions);
+  if (!c.instance_argument.empty()) out += ", given an instance of " + alternatives(c.classes);
+  return out;
+}
+
+std::string called_as(const Binding& b) {
+  const CallShape& c = b.call;
+  if (c.positional) return code("(" + joined(b.param_names()) + ")");
+  std::vector<std::string> attributes, args;
+  for (const Attribute& a : c.attributes) attributes.push_back(code(a.name + " = " + a.value));
+  for (const CallArg& a : c.args) {
+    args.push_back(code(a.name + "=" + a.value) + (a.optional ? " (if it has it" + (a.when.empty() ? "" : ", when " + a.when) + ")" : ""));
+  }
+  std::string out;
+  if (!attributes.empty()) {
+    out = (c.instance_argument.empty() ? "on an instance with " : code(c.instance_argument) + ": an instance with ") +
+          joined(attributes);
+  }
+  if (!args.empty()) out += (out.empty() ? "" : "; ") + joined(args);
+  return out + "; cases over " + joined(b.param_names());
+}
+
+std::string compared_with(const Binding& b) {
+  switch (b.relation) {
+    case Relation::Exact:
+      return code(model_call(b)) + ": value or exact error";
+    case Relation::CountForEveryProducerRank:
+      return code(b.model_op + "(p, P, D)") + " for every prefill rank `p`: one count must fit them all, and it "
+             "fails where they fail";
+    case Relation::WindowCompletionCount:
+      return "`|window(p, P, D)|`, the same for every prefill rank `p`; a pair that is not divisible fails as "
+             "`tp_ratio(D, P)`";
+    case Relation::NixlMapping:
+      return code(b.model_op + "(d, P, D, H, MLA)") + ": the sources, the offset (when `D > P`), the slots (when "
+             "`P > D`), `local_consumers` (when present); a sizing NIXL refuses at handshake is not compared";
+    case Relation::SenderPlan:
+      return "the copy from `p` of " + code(b.model_op + "(d, P, D, H, MLA)") + ", in bytes (" +
+             std::to_string(kBytesPerHead) + " per head); `(False, ...)` when there is none";
+    case Relation::AcceptsSizing:
+      return "`None` on every sizing the connector accepts (SPEC §11)";
+    case Relation::TrtllmTransceiver:
+      if (b.name == "targetIRanks") {
+        return "gen side: `window(d, D, P)` over the ctx stages whose layers overlap `d`'s, in range and in the "
+               "serving DP group; ctx side: the gen ranks that connect to `p` (SPEC §15.2)";
+      }
+      if (b.name == "CacheFormatter::needSendCache") {
+        return "whether `p` sends: exactly one replica of each head group does, the one the gen rank picks (SPEC "
+               "§15.2)";
+      }
+      if (b.name == "CacheFormatter::pickRecvConnections") {
+        return "the picked ranks are exactly those that send to `d`, and hold each (layer, head) of `d` once "
+               "(SPEC §15.2)";
+      }
+      return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per "
+             "head, layer count or `cp` (SPEC §15.2)";
+  }
+  return "?";
+}
+
+}  // namespace tpcheck::conform

@@ -1,0 +1,83 @@
+// SPEC §15.2: what TensorRT-LLM's C++ transceiver did for a deployment (the
+// C++ child's text) judged by trtllm_judge.hpp's relations, with the
+// model's heads (SPEC §4).
+#include "relations.hpp"
+#include "tpcheck/model.hpp"
+#include "trtllm_judge.hpp"
+
+namespace tpcheck::conform {
+namespace {
+
+// The heads a rank holds, from the model.
+struct ModelHeads {
+  std::pair<int, int> heads(int t, int T, int H) const {
+    const auto span = tpcheck::heads<std::int64_t>(t, T, H);
+    if (!span.ok()) return {0, 0};
+    return {static_cast<int>(span.value().first), static_cast<int>(span.value().end)};
+  }
+};
+
+Judgement from_verdict(const tpcheck_trtllm::Verdict& v, const std::string& what) {
+  Judgement j;
+  j.not_compared = v.refused;
+  if (!v.kind.empty()) {
+    j.kind = kind_from_id(v.kind);
+    if (!j.kind) j.kind = Kind::Crashed;
+    j.expected = v.expected;
+    j.note = what;
+  }
+  if (j.kind == Kind::RejectsValid) j.effect = Effect::Refused;
+  return j;
+}
+
+}  // namespace
+
+Judgement judge_trtllm_transceiver(const Binding& b, const CaseArgs& args, const Actual& actual) {
+  std::vector<long long> values;
+  for (const BigInt& a : args) {
+    const auto v = narrow(a);
+    if (!v || *v < INT32_MIN || *v > INT32_MAX) {
+      Judgement j;
+      j.not_compared = true;
+      return j;
+    }
+    values.push_back(*v);
+  }
+  int rank = 0;
+  const auto dep = tpcheck_trtllm::deployment_of(b.param_names(), values, rank);
+  const ModelHeads model;
+  Judgement j;
+  switch (actual.status) {
+    case Actual::Status::NotRun: return j;
+    case Actual::Status::TimedOut: j.kind = Kind::TimedOut; return j;
+    case Actual::Status::Crashed: j.kind = Kind::Crashed; return j;
+    case Actual::Status::Raised: return from_verdict(tpcheck_trtllm::judge_raised(dep, actual.exception_class), "");
+    case Actual::Status::Value: break;
+  }
+  const std::string& text = actual.text;
+  auto garbage = [&] {
+    Judgement g;
+    g.kind = Kind::Crashed;
+    g.expected = "a view the C++ child writes";
+    return g;
+  };
+  if (b.name == "targetIRanks") {
+    const auto v = tpcheck_trtllm::parse_target(text);
+    return v ? from_verdict(tpcheck_trtllm::judge_target(dep, rank, *v, model), "") : garbage();
+  }
+  if (b.name == "CacheFormatter::needSendCache") {
+    const auto v = tpcheck_trtllm::parse_send(text);
+    return v ? from_verdict(tpcheck_trtllm::judge_send(dep, rank, *v, model), "") : garbage();
+  }
+  if (b.name == "CacheFormatter::pickRecvConnections") {
+    const auto v = tpcheck_trtllm::parse_pick(text);
+    return v ? from_verdict(tpcheck_trtllm::judge_pick(dep, rank, *v, model), "") : garbage();
+  }
+  if (b.name == "CacheFormatter::inquireSupport") {
+    if (text != "true" && text != "false") return garbage();
+    return from_verdict(tpcheck_trtllm::judge_inquire(dep, text == "true"), "");
+  }
+  return garbage();
+}
+
+}  // namespace tpcheck::conform
