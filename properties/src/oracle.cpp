@@ -354,13 +354,13 @@ Op negated(Op op) {
   }
 }
 
-std::string text_of(const Node& n, const std::vector<std::string>& names);
+std::string text_of(const Node& n, const std::vector<std::string>& names, bool by_name);
 
 // An operand in parentheses where Python needs them (left-associative: a
 // right operand of equal precedence needs them, a - (b - c)).
 std::string operand(const Node& n, int parent, const std::vector<std::string>& names, bool right = false) {
-  const std::string t = text_of(n, names);
-  const int p = precedence(n.op);
+  const std::string t = text_of(n, names, true);
+  const int p = n.name ? 8 : precedence(n.op);
   return p < parent || (right && p == parent && parent >= 4) ? "(" + t + ")" : t;
 }
 
@@ -369,25 +369,52 @@ std::string binary(Op op, const Node& a, const Node& b, const std::vector<std::s
   return operand(a, p, names) + " " + symbol(op) + " " + operand(b, p, names, true);
 }
 
-std::string text_of(const Node& n, const std::vector<std::string>& names) {
+std::string text_of(const Node& n, const std::vector<std::string>& names, bool by_name = true) {
+  if (n.name && by_name) return n.name;
   switch (n.op) {
     case Op::Parameter: return names[static_cast<std::size_t>(n.parameter)];
     case Op::Constant: return decimal(n.constant);
     case Op::Negate: return "-" + operand(*n.a, precedence(n.op), names);
-    case Op::Min: return "min(" + text_of(*n.a, names) + ", " + text_of(*n.b, names) + ")";
-    case Op::Max: return "max(" + text_of(*n.a, names) + ", " + text_of(*n.b, names) + ")";
+    case Op::Min: return "min(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
+    case Op::Max: return "max(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
     case Op::IfElse:
       return operand(*n.a, 1, names) + " if " + operand(*n.c, 1, names) + " else " + operand(*n.b, 0, names);
     case Op::Not:
-      if (negated(n.a->op) != Op::Not) return binary(negated(n.a->op), *n.a->a, *n.a->b, names);
+      if (!n.a->name && negated(n.a->op) != Op::Not) return binary(negated(n.a->op), *n.a->a, *n.a->b, names);
       return "not " + operand(*n.a, precedence(n.op), names);
     default: return binary(n.op, *n.a, *n.b, names);
   }
 }
 
+// The named terms under `n`, each once, a term's names before it.
+void named_terms(const Node& n, std::vector<const Node*>& out) {
+  for (const NodePtr& operand : {n.a, n.b, n.c}) {
+    if (operand) named_terms(*operand, out);
+  }
+  if (!n.name) return;
+  for (const Node* seen : out) {
+    if (std::string_view(seen->name) == n.name) return;
+  }
+  out.push_back(&n);
+}
+
 }  // namespace
 
-std::string describe(const Oracle& o, const Node& term) { return text_of(term, o.parameters); }
+std::string describe(const Oracle& o, const Node& term) { return text_of(term, o.parameters, true); }
+
+namespace {
+
+// "where name = definition" for each named term of a precondition.
+std::string definitions(const Oracle& o, const Oracle::Precondition& p) {
+  std::vector<const Node*> named;
+  named_terms(*p.when, named);
+  for (const auto& bound : p.raises.bound) named_terms(*bound.second, named);
+  std::string out;
+  for (const Node* n : named) out += "       where " + std::string(n->name) + " = " + text_of(*n, o.parameters, false) + "\n";
+  return out;
+}
+
+}  // namespace
 
 std::string describe(const Oracle& o) {
   std::string out = o.operation + "(";
@@ -398,10 +425,10 @@ std::string describe(const Oracle& o) {
     out += "  " + std::to_string(i + 1) + ". " + describe(o, *p.when) + "  ->  " +
            std::string(kind_name(p.raises.kind)) + "(\"" + p.raises.text + "\")";
     for (const auto& [name, value] : p.raises.bound) {
-      const bool itself = value->op == Op::Parameter && o.parameters[static_cast<std::size_t>(value->parameter)] == name;
-      if (!itself) out += ", " + name + " = " + describe(o, *value);
+      const std::string text = describe(o, *value);
+      if (text != name) out += ", " + name + " = " + text;  // a value under another name
     }
-    out += "\n";
+    out += "\n" + definitions(o, p);
   }
   out += "  otherwise it succeeds";
   for (std::size_t i = 0; i < o.successes.size(); ++i) {

@@ -17,11 +17,11 @@ auto decode_rank_sizing(const auto& d, const auto& P, const auto& D, const auto&
 // holds H // P of them, and d copies from every one its heads touch; with P > H
 // every head of d is a copy of its own.
 auto copy_count(const auto& d, const auto& P, const auto& D, const auto& H, const auto& mla) {
-  const auto heads = if_else(mla == 0, H, 1);
-  const auto first = d * heads / D;
-  const auto n = max(1, heads / D);
-  const auto per_prefill_rank = heads / P;
-  return if_else(P <= heads, (first + n - 1) / per_prefill_rank - first / per_prefill_rank + 1, n);
+  const auto heads = named("heads", if_else(mla == 0, H, 1));
+  const auto first = named("first", d * heads / D);
+  const auto n = named("n", max(1, heads / D));
+  const auto per_prefill_rank = named("per_prefill_rank", heads / P);
+  return named("copies", if_else(P <= heads, (first + n - 1) / per_prefill_rank - first / per_prefill_rank + 1, n));
 }
 
 }  // namespace
@@ -38,8 +38,8 @@ TPCHECK_ORACLE(PlanErrorsFireExactlyWhereDue, "§6", "plan(d, P, D, H, MLA)",
       return preconditions(
           decode_rank_sizing(d, P, D, H, mla),
           fails_if("more copies than the model lists", copies > 1048576,
-                   value_error("plan of decode_tp_rank {d} has {n} elements, more than the model lists (1048576)")
-                       .where("n", copies)));
+                   value_error("plan of decode_tp_rank {d} has {copies} elements, more than the model lists (1048576)")
+                       .where("copies", copies)));
     });
 
 // MoRIIO's single copy comes from remote_rank(d, D, P): decode is the local side.

@@ -36,8 +36,8 @@ TPCHECK_ORACLE(WindowErrorsFireExactlyWhereDue, "§3", "window(r, L, R)",
       return preconditions(
           window_checks(r, L, R),
           fails_if("more ranks than the model lists", R / L > 1048576,
-                   value_error("window of local_tp_rank {r} has {n} elements, more than the model lists (1048576)")
-                       .where("n", R / L)));
+                   value_error("window of local_tp_rank {r} has {ranks} elements, more than the model lists (1048576)")
+                       .where("ranks", R / L)));
     });
 
 }  // namespace tpcheck::oracle

@@ -31,7 +31,6 @@ README_MAX_LINES = 200
 ARRIVING_PAGES = {
     "docs/profiles/sglang.md",
     "docs/pp-and-attention-dp.md",
-    "docs/errors-and-precedence.md",
 }
 BLOCK_TIMEOUT = 300
 

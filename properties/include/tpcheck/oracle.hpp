@@ -42,6 +42,7 @@ namespace tpcheck::oracle {
 using terms::if_else;
 using terms::max;
 using terms::min;
+using terms::named;
 
 // ---- declaring ------------------------------------------------------------------
 

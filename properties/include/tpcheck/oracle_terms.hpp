@@ -33,6 +33,7 @@ struct Node {
   int parameter = -1;         // Parameter: its position in the operation's signature
   std::int64_t constant = 0;  // Constant
   std::shared_ptr<const Node> a, b, c;  // operands (IfElse: c ? a : b)
+  const char* name = nullptr;           // a term named in the declaration (named()): shown by its name
 };
 using NodePtr = std::shared_ptr<const Node>;
 
@@ -62,8 +63,18 @@ struct IfElse {
   B otherwise;
 };
 
+// A term with a name, for text: shown by its name, defined once below the
+// condition that uses it (a count a text reports, a step of a formula).
+template <class T>
+struct Named {
+  const char* name;
+  T term;
+};
+
 template <class T>
 struct IsTerm : std::false_type {};
+template <class T>
+struct IsTerm<Named<T>> : std::true_type {};
 template <std::size_t I>
 struct IsTerm<Parameter<I>> : std::true_type {};
 template <>
@@ -142,7 +153,15 @@ auto if_else(const C& when, const A& then, const B& otherwise) {
   return IfElse<C, Lifted<A>, Lifted<B>>{when, lift(then), lift(otherwise)};
 }
 
+template <Term T>
+Named<T> named(const char* name, const T& term) {
+  return {name, term};
+}
+
 // ---- as a tree ------------------------------------------------------------------
+
+template <class T>
+NodePtr node_of(const Named<T>& e);
 
 template <std::size_t I>
 NodePtr node_of(const Parameter<I>&) {
@@ -170,6 +189,12 @@ NodePtr node_of(const Unary<O, A>& e) {
   auto n = std::make_shared<Node>();
   n->op = O;
   n->a = node_of(e.a);
+  return n;
+}
+template <class T>
+NodePtr node_of(const Named<T>& e) {
+  auto n = std::make_shared<Node>(*node_of(e.term));
+  n->name = e.name;
   return n;
 }
 template <class C, class A, class B>
@@ -283,6 +308,10 @@ bool evaluate(const Unary<O, A>& e, const W* args, W& out) {
     out = -x;
     return true;
   }
+}
+template <class T, class W>
+bool evaluate(const Named<T>& e, const W* args, W& out) {
+  return evaluate(e.term, args, out);
 }
 template <class C, class A, class B, class W>
 bool evaluate(const IfElse<C, A, B>& e, const W* args, W& out) {
