@@ -18,14 +18,18 @@ namespace tpcheck::prove {
 struct InvariantGoals {
   std::string_view invariant;  // the registry's sentence name
   std::function<std::vector<Goal>(const Encoding&)> goals;
+  // No goals (goals empty) for an invariant prove/ cannot state: why (an
+  // error oracle of an operation, or with a text, the encoding lacks).
+  std::string cannot_state = {};
 };
 
 const std::vector<InvariantGoals>& invariant_goals();
 const InvariantGoals* goals_of(std::string_view invariant);  // nullptr: none
 
 // Where the registry's proof statuses and the goals disagree, one line each:
-// an entry that declares no status, one proved or stated without goals, goals
-// for an entry called not provable, goals for a name the registry lacks.
+// an entry that declares no status, one proved or stated without goals (and
+// why, where prove/ cannot state them), goals for an entry called not
+// provable, goals for a name the registry lacks.
 // Empty when they agree (prove/tests/proof_status_test.cpp).
 std::vector<std::string> proof_status_disagreements(const std::vector<inv::Entry>& registry,
                                                     const std::vector<InvariantGoals>& goals);
