@@ -167,7 +167,7 @@ Entry make_entry(const char* name, const char* section, Family family, std::vect
 // elsewhere.
 //
 //   TPCHECK_ORACLE(RemoteRankErrorsFireExactlyWhereDue, "§1", "remote_rank(r, L, R)",
-//       [](const Term& r, const Term& L, const Term& R) {
+//       [](const auto& r, const auto& L, const auto& R) {
 //         return preconditions(
 //             fails_if("sizes not positive", L <= 0 || R <= 0, value_error("TP sizes must be positive")),
 //             fails_if("rank out of range", r < 0 || r >= L, value_error("local_tp_rank {r} must be in [0, {L})")));
