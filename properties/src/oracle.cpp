@@ -238,6 +238,11 @@ std::size_t first_failing(const Oracle& o, const Int* args) {
 }
 
 template <ModelInt Int>
+inv::KindMask failing_preconditions(const Oracle& o, const Int* args) {
+  return o.evaluator<Int>().failing(o.typed.get(), args, o.parameters.size());
+}
+
+template <ModelInt Int>
 Failure expected_failure(const Oracle& o, std::size_t i, const Int* args) {
   const Oracle::Message& m = o.preconditions[i].raises;
   Failure f{m.kind, FailureText()};
@@ -294,6 +299,7 @@ inv::Verdict judge(const Oracle& o, const Int* values, inv::KindMask* kinds) {
 
 #define TPCHECK_ORACLE_JUDGE(Int)                                                    \
   template std::size_t first_failing<Int>(const Oracle&, const Int*);               \
+  template inv::KindMask failing_preconditions<Int>(const Oracle&, const Int*);     \
   template Failure expected_failure<Int>(const Oracle&, std::size_t, const Int*);   \
   template inv::Verdict judge_call<Int>(const Oracle&, const Int*, inv::KindMask*); \
   template inv::Verdict judge<Int>(const Oracle&, const Int*, inv::KindMask*);
