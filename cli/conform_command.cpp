@@ -1,5 +1,5 @@
 // `tpcheck conform`: check a connector's functions against the model (SPEC
-// §10, §12, §13: Python loaded from source; §15.2: C++ compiled from source). The engine is conform/ (library tpcheck_conform); this file
+// §10, §12, §13, §14: Python loaded from source; §15.2: C++ compiled from source). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
 #include <chrono>
 #include <filesystem>
@@ -23,11 +23,14 @@ constexpr const char* kConformUsage =
     "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE...\n"
     "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
     "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
-    "  model (SPEC §10, §12, §13, §15). This runs the code under test, in a separate, isolated\n"
+    "  model (SPEC §10, §12, §13, §14, §15). This runs the code under test, in a separate, isolated\n"
     "  process: Python in its own interpreter; C++ compiled with the system's compiler, then run.\n"
     "  --profile vllm-moriio   MoRIIO's functions (moriio_connector.py moriio_common.py)\n"
     "  --profile vllm-nixl     NIXL's TransferTopology and compute_tp_mapping (utils.py tp_mapping.py)\n"
     "  --profile vllm-mooncake Mooncake's planner and region check (mooncake_connector.py utils.py)\n"
+    "  --profile sglang        SGLang's rank resolver, head slices and the bytes its Mooncake and NIXL\n"
+    "                          transfers move (common/conn.py common/staging_buffer.py mooncake/conn.py\n"
+    "                          nixl/conn.py mori/conn.py of one commit; files are told apart by content)\n"
     "  --profile trtllm        TensorRT-LLM's C++ transceiver: targetIRanks and CacheFormatter's rank\n"
     "                          selection (cacheSplitConcat.cpp or .cu, cacheFormatter.cpp), cut out with\n"
     "                          libclang, compiled with the system's C++ compiler and run\n"

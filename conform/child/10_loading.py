@@ -5,21 +5,43 @@
 # Part 1: loading connector code without running it. A source file is parsed
 # with `ast`; nothing at module level runs except imports of standard-library
 # modules and of numpy (the interpreter's own), and `NAME = <literal>`
-# constants. Functions are compiled without annotations and decorators, and
-# only when every default is a literal (a default is evaluated when a
-# function is defined). A class is built from its methods and literal
-# attributes alone, without bases, decorators or annotations; an instance of
-# it is made without running its constructor. The vLLM names connector code
-# uses (KV cache spec classes, NIXL's TPMapping record, Mooncake's
-# TransferRegion, a logger) are small stand-ins.
+# constants. Each file is a module of its own, registered with the
+# interpreter, and everything is compiled with postponed annotations (they
+# name types that are not installed). Functions are compiled without
+# decorators, and only when every default is a literal (a default is
+# evaluated when a function is defined); of two top-level definitions of a
+# name the last is live, as at import. A class is built without bases or
+# decorators (but Python's own, and dataclass); a method's class holds only
+# that method and the methods it reaches through `self.`, found in the class
+# or, by name, in its bases in any given file; an instance is made without
+# running its constructor. An import inside a function body of a module that
+# is not installed is served from the given file that defines the names it
+# imports. The vLLM names connector code uses (KV cache spec classes, NIXL's
+# TPMapping record, Mooncake's TransferRegion) and a logger that accepts any
+# method are small stand-ins.
+import __future__
 import ast
 import builtins
 import copy
+import dataclasses
 import functools
+import importlib.abc
+import importlib.machinery
 import importlib.util
+import itertools
 import os
 import sys
 import sysconfig
+import types
+
+# Annotations stay strings: they name torch, numpy.typing and SGLang types.
+COMPILE_FLAGS = __future__.annotations.compiler_flag
+
+
+def compile_source(node, path):
+    """Code under test, compiled with postponed annotations whatever the child's own flags."""
+    return compile(ast.fix_missing_locations(ast.Module(body=[node], type_ignores=[])), path, "exec",
+                   flags=COMPILE_FLAGS, dont_inherit=True)
 
 
 class LoadError(Exception):
@@ -184,10 +206,15 @@ class TransferRegion(_Record):
 
 
 class _Logger:
+    """A logger that accepts any method (warning_once, error, ...) and does nothing."""
+
     def _ignore(self, *args, **kwargs):
         return None
 
-    debug = info = warning = warn = error = exception = critical = info_once = warning_once = debug_once = _ignore
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._ignore
 
 
 STAND_INS = {cls.__name__: cls for cls in (
@@ -208,9 +235,23 @@ class LoadedClass:
         self.cls, self.lines, self.problems = cls, lines, problems
 
 
+MODULE_NUMBERS = itertools.count()
+
+
+def inner_imports(tree):
+    """(module, names) of every `from MODULE import NAMES` inside a function body."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and inner.level == 0 and inner.module:
+                    found.append((inner.module, tuple(a.name for a in inner.names)))
+    return found
+
+
 class SourceFile:
-    """One connector source file: its functions defined, its classes kept as
-    syntax until a profile asks for one."""
+    """One connector source file: a module of its own, its functions defined,
+    its classes kept as syntax until a profile asks for one."""
 
     def __init__(self, path):
         self.path = path
@@ -225,13 +266,20 @@ class SourceFile:
             raise LoadError("%s:%s: SyntaxError: %s" % (path, e.lineno, e.msg))
         except (ValueError, MemoryError, RecursionError) as e:
             raise LoadError("%s: cannot parse: %s" % (path, e))
-        self.namespace = {"__builtins__": builtins, "__name__": "tpcheck_conform_source", "__file__": path}
+        # A module registered with the interpreter: a dataclass looks its
+        # module up to read its (postponed) annotations.
+        self.module = types.ModuleType("tpcheck_conform_source_%d" % next(MODULE_NUMBERS))
+        self.module.__file__ = path
+        sys.modules[self.module.__name__] = self.module
+        self.namespace = self.module.__dict__
+        self.namespace["__builtins__"] = builtins
         self.namespace.update(STAND_INS)
         self.constants = {}
         self.missing = {}  # name an import of an interpreter module would bind -> why it is missing
         self.functions = {}
         self.classes = {}
         self.loaded_classes = {}
+        self.inner_imports = inner_imports(tree)
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.run_import(node)
@@ -239,10 +287,13 @@ class SourceFile:
             if assignment is not None:
                 name, value = assignment
                 self.constants[name] = self.namespace[name] = literal(value, self.constants)
+        # In file order: of two definitions of a name, the last one is live.
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.classes.pop(node.name, None)
                 self.define_function(node)
             elif isinstance(node, ast.ClassDef):
+                self.functions.pop(node.name, None)
                 self.classes[node.name] = node
 
     def run_import(self, node):
@@ -257,8 +308,7 @@ class SourceFile:
             if not (interpreter or is_stdlib(module)):
                 continue
             try:
-                exec(compile(ast.fix_missing_locations(ast.Module(body=[copy.copy(statement)], type_ignores=[])),
-                             self.path, "exec"), self.namespace)
+                exec(compile_source(copy.copy(statement), self.path), self.namespace)
             except Exception as e:  # noqa: BLE001 - a name it would bind stays undefined
                 if interpreter:
                     why = "%s (%s:%d), which %s cannot import: %s" % (
@@ -278,8 +328,7 @@ class SourceFile:
         # are plain functions, so they are defined undecorated.
         node.decorator_list = []
         try:
-            exec(compile(ast.fix_missing_locations(ast.Module(body=[node], type_ignores=[])), self.path, "exec"),
-                 self.namespace)
+            exec(compile_source(node, self.path), self.namespace)
         except Exception as e:  # noqa: BLE001
             definition.problem = "defining it failed: %s: %s" % (type(e).__name__, e)
             self.namespace[node.name] = not_loaded(node.name, definition.problem)
@@ -302,16 +351,62 @@ class SourceFile:
         return None
 
     def load_class(self, name):
+        """The whole class (every method), for an instance other code calls."""
         if name not in self.loaded_classes:
             self.loaded_classes[name] = build_class(self, self.classes[name])
         return self.loaded_classes[name]
 
+    def defines(self, name):
+        return name in self.functions or name in self.classes
+
+    def value_of(self, name):
+        """A top-level definition by name, as code that imports it gets it."""
+        if name in self.classes:
+            if name not in self.namespace:
+                self.namespace[name] = self.load_class(name).cls
+            return self.namespace[name]
+        if name in self.functions:
+            return self.namespace[name]
+        raise AttributeError("%s defines no %s" % (self.path, name))
+
+    def define_records(self, nodes):
+        """The classes of this file that `nodes` name as globals and nothing
+        else defines (records such as a dataclass the code builds), whole."""
+        statements = [s for node in nodes for s in getattr(node, "body", [node])]  # not the annotations
+        for statement in statements:
+            for n in ast.walk(statement):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.classes \
+                        and n.id not in self.namespace:
+                    try:
+                        self.value_of(n.id)
+                    except Exception:  # noqa: BLE001 - left undefined: the code says so when it runs
+                        self.namespace.pop(n.id, None)
+
+
+def is_dataclass_decorator(decorator, namespace):
+    """@dataclass, @dataclasses.dataclass, or either called with literal arguments."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(decorator, ast.Call):
+        try:
+            for keyword in decorator.keywords:
+                ast.literal_eval(keyword.value)
+        except LITERAL_ERRORS:
+            return False
+        if decorator.args:
+            return False
+    if isinstance(target, ast.Name):
+        return namespace.get(target.id) is dataclasses.dataclass
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+        namespace.get(target.value.id) is dataclasses and target.attr == "dataclass"
+
 
 def kept_decorator(decorator, namespace, properties):
-    """Whether a method decorator is one of Python's own (property and its
-    setter, staticmethod, classmethod, functools.cached_property): they run
-    no connector code, and the methods do not work without them."""
+    """Whether a decorator is one of Python's own (property and its setter,
+    staticmethod, classmethod, functools.cached_property, dataclass): they
+    run no connector code, and the code does not work without them."""
     own = (property, staticmethod, classmethod, functools.cached_property)
+    if is_dataclass_decorator(decorator, namespace):
+        return True
     if isinstance(decorator, ast.Name):
         return namespace.get(decorator.id, getattr(builtins, decorator.id, None)) in own
     if isinstance(decorator, ast.Attribute) and isinstance(decorator.value, ast.Name):
@@ -321,16 +416,51 @@ def kept_decorator(decorator, namespace, properties):
     return False
 
 
-def build_class(source, node):
-    """The class of `node` from its methods and literal attributes alone."""
+BUILTIN_FACTORIES = ("list", "dict", "set", "tuple")
+
+
+def field_default(value, namespace, constants):
+    """Whether a class-body default may be compiled: a literal, or a dataclass
+    field() whose arguments are literals or a builtin container type."""
+    try:
+        literal(value, constants)
+        return True
+    except LITERAL_ERRORS:
+        pass
+    if not isinstance(value, ast.Call) or value.args:
+        return False
+    f = value.func
+    is_field = (isinstance(f, ast.Name) and namespace.get(f.id) is dataclasses.field) or (
+        isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and namespace.get(f.value.id) is dataclasses
+        and f.attr == "field")
+    if not is_field:
+        return False
+    for keyword in value.keywords:
+        v = keyword.value
+        if isinstance(v, ast.Name) and v.id in BUILTIN_FACTORIES:
+            continue
+        try:
+            literal(v, constants)
+        except LITERAL_ERRORS:
+            return False
+    return True
+
+
+def class_body(source, node, wanted=None):
+    """The statements of the copy of class `node`: its methods (only `wanted`
+    ones if given), its literal class attributes and its annotated fields.
+    Returns (body, lines, problems)."""
     body, lines, problems, properties = [], {}, {}, set()
     for statement in node.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if wanted is not None and statement.name not in wanted:
+                continue
             lines[statement.name] = statement.lineno
             problem = default_problem(statement, source.constants)
             if problem is not None:
                 problems[statement.name] = problem
                 continue
+            statement = copy.deepcopy(statement)
             strip_annotations(statement)
             statement.decorator_list = [d for d in statement.decorator_list
                                         if kept_decorator(d, source.namespace, properties)]
@@ -338,20 +468,193 @@ def build_class(source, node):
                 properties.add(statement.name)
             body.append(statement)
             continue
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            # A field: its annotation stays a string; a default only when it is safe to evaluate.
+            field = copy.deepcopy(statement)
+            if field.value is not None and not field_default(field.value, source.namespace, source.constants):
+                field.value = None
+            body.append(field)
+            continue
         assignment = literal_assignment(statement, source.constants)
         if assignment is not None:
             name, value = assignment
             body.append(ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value),
                                           statement))
+    return body, lines, problems
+
+
+def compile_class(source, node, body):
+    """The class copy: no bases, only the decorators Python itself provides,
+    its methods' globals the file's module."""
     built = copy.copy(node)
-    built.bases, built.keywords, built.decorator_list = [], [], []
+    built.bases, built.keywords = [], []
+    built.decorator_list = [d for d in node.decorator_list if is_dataclass_decorator(d, source.namespace)]
     built.body = body or [ast.Pass()]
-    exec(compile(ast.fix_missing_locations(ast.Module(body=[built], type_ignores=[])), source.path, "exec"),
-         source.namespace)
-    cls = source.namespace[node.name]
+    scope = {}
+    exec(compile_source(built, source.path), source.namespace, scope)
+    return scope[node.name]
+
+
+def build_class(source, node):
+    """The class of `node` from its methods and literal attributes alone."""
+    body, lines, problems = class_body(source, node)
+    cls = compile_class(source, node, body)
     for name, problem in problems.items():
         setattr(cls, name, not_loaded("%s.%s" % (node.name, name), problem))
     return LoadedClass(cls, lines, problems)
+
+
+def self_attributes(node):
+    """The names a method reaches as `self.NAME`."""
+    names = set()
+    first = node.args.posonlyargs + node.args.args
+    me = first[0].arg if first else "self"
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == me:
+            names.add(n.attr)
+    return names
+
+
+def base_names(node):
+    """The names of a class's bases (`Base` or `module.Base`), in order."""
+    out = []
+    for b in node.bases:
+        if isinstance(b, ast.Name):
+            out.append(b.id)
+        elif isinstance(b, ast.Attribute):
+            out.append(b.attr)
+    return out
+
+
+def method_nodes(node):
+    return {s.name: s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+class MethodClass:
+    """A method compiled inside a copy of its class that holds only that
+    method and the methods it reaches through `self.`, each taken from the
+    class or, by name, from its bases in any given file (as Python's method
+    resolution would find it), compiled with its own file's globals."""
+
+    def __init__(self, sources, source, class_name, wanted):
+        self.lines, self.problems, self.origins, self.unresolved = {}, {}, {}, set()
+        node = source.classes[class_name]
+        found = {}  # method name -> (source, class node)
+        pending = list(wanted)
+        while pending:
+            name = pending.pop()
+            if name in found or name in self.unresolved:
+                continue
+            hit = find_method(sources, source, node, name, set())
+            if hit is None:
+                self.unresolved.add(name)
+                continue
+            found[name] = hit
+            pending += self_attributes(method_nodes(hit[1])[name])
+        own = {n for n, (s, c) in found.items() if c is node}
+        body, lines, problems = class_body(source, node, own)
+        self.cls = compile_class(source, node, body)
+        self.lines.update(lines)
+        self.problems.update(problems)
+        by_class = {}
+        for name, (s, c) in found.items():
+            if c is not node:
+                by_class.setdefault((id(c), s), (s, c, set()))[2].add(name)
+        for s, c, names in by_class.values():
+            body, lines, problems = class_body(s, c, names)
+            donor = compile_class(s, c, body)
+            for name in names:
+                if name in problems:
+                    self.problems[name] = problems[name]
+                else:
+                    setattr(self.cls, name, donor.__dict__[name])
+                self.origins[name] = "%s.%s (%s:%d)" % (c.name, name, s.path, lines[name])
+        for name, problem in self.problems.items():
+            setattr(self.cls, name, not_loaded("%s.%s" % (class_name, name), problem))
+        self.nodes = [(s, method_nodes(c)[name]) for name, (s, c) in found.items()]
+
+
+def find_method(sources, source, node, name, seen):
+    """(source, class node) of the first definition of method `name` in the
+    class or its bases, depth first, bases looked up by name in the given files."""
+    if id(node) in seen:
+        return None
+    seen.add(id(node))
+    if name in method_nodes(node):
+        return source, node
+    for base in base_names(node):
+        for s in [source] + [x for x in sources if x is not source]:
+            if base in s.classes:
+                hit = find_method(sources, s, s.classes[base], name, seen)
+                if hit is not None:
+                    return hit
+                break
+    return None
+
+
+class ServedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves a module that code under test imports inside a function body
+    (`from sglang...staging_buffer import compute_head_slice_params`) from the
+    given file that defines every name imported; its parent packages are
+    empty. Modules of the standard library and the interpreter's own are left
+    alone, and so is any module no given file can stand for."""
+
+    def __init__(self):
+        self.modules = {}  # full name -> SourceFile
+        self.packages = set()
+
+    def plan(self, sources):
+        """Serves what these files' function bodies import (instead of any earlier files')."""
+        for name in list(self.modules) + list(self.packages):
+            sys.modules.pop(name, None)
+        self.modules, self.packages = {}, set()
+        for source in sources:
+            for module, names in source.inner_imports:
+                top = module.split(".")[0]
+                if top in INTERPRETER_MODULES or is_stdlib(module) or module in self.modules:
+                    continue
+                others = [s for s in sources if s is not source] + [source]
+                giver = next((s for s in others if all(s.defines(n) for n in names)), None)
+                if giver is None:
+                    continue
+                self.modules[module] = giver
+                parts = module.split(".")
+                self.packages.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        if self.modules and self not in sys.meta_path:
+            sys.meta_path.insert(0, self)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in self.modules or fullname in self.packages:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=fullname in self.packages)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        giver = self.modules.get(module.__name__)
+        if giver is None:
+            module.__path__ = []
+            return
+
+        def served(name, giver=giver):
+            try:
+                return giver.value_of(name)
+            except AttributeError:
+                raise AttributeError("module %r has no attribute %r (tpcheck serves it from %s)" % (
+                    module.__name__, name, giver.path)) from None
+        module.__getattr__ = served
+        module.__file__ = giver.path
+
+
+SERVED_MODULES = ServedModules()
+
+
+def load_sources(paths):
+    """The given files, loaded, with the modules their function bodies import served from them."""
+    sources = [SourceFile(path) for path in paths]
+    SERVED_MODULES.plan(sources)
+    return sources
 
 
 def import_adapter(path):

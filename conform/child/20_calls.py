@@ -19,6 +19,9 @@ class Target:
         self.method = None       # the method's name
         self.call = None         # the call, as an expression over the grid parameters
         self.setup = None        # the statement that gives the instance its attributes
+        self.item_setup = None   # the same, for a driver to run per call
+        self.namespace = {}      # the globals of the definition's file
+        self.driver = None       # a TransferDriver, for a driver of kind transfers
 
 
 def find_class(names, sources):
@@ -29,10 +32,49 @@ def find_class(names, sources):
     return None
 
 
+def bind_method(spec, sources, class_names, method_names, extra_methods=(), requires=()):
+    """(Target, None) for the first of `method_names` that class (or, by name,
+    its bases) defines, compiled with what it reaches through self; or (None,
+    why it cannot be)."""
+    files = ", ".join(s.path for s in sources)
+    looked = " or ".join("%s.%s" % (c, m) for c in class_names for m in method_names)
+    found_class = find_class(class_names, sources)
+    if found_class is None:
+        return None, "no class %s in %s (looked for %s)" % (" or ".join(class_names), files, looked)
+    source, class_name = found_class
+    node = source.classes[class_name]
+    method = next((m for m in method_names if find_method(sources, source, node, m, set()) is not None), None)
+    if method is None:
+        return None, "%s (%s:%d) has no method %s" % (class_name, source.path, node.lineno, " or ".join(method_names))
+    for extra in extra_methods:
+        if find_method(sources, source, node, extra, set()) is None:
+            return None, "%s (%s:%d) has no method %s, which the profile calls before %s" % (
+                class_name, source.path, node.lineno, extra, method)
+    built = MethodClass(sources, source, class_name, [method] + list(extra_methods))
+    at_source, at_node = find_method(sources, source, node, method, set())
+    line = method_nodes(at_node)[method].lineno
+    target = Target(spec, "%s.%s" % (class_name, method), at_source.path, line)
+    for name in [method] + list(extra_methods):
+        if name in built.problems:
+            return None, "%s (%s): %s" % (target.qualname, target.where, built.problems[name])
+    for name in requires:
+        if name in built.unresolved:
+            return None, "%s (%s) calls self.%s, which neither %s nor its bases (%s) define in %s" % (
+                target.qualname, target.where, name, class_name, ", ".join(base_names(node)) or "none", files)
+    for s, n in built.nodes:
+        problem = s.needs_missing(n)
+        if problem:
+            return None, "%s (%s): %s" % (target.qualname, target.where, problem)
+        s.define_records([n])
+    target.cls, target.method, target.namespace = built.cls, method, at_source.namespace
+    return target, None
+
+
 def bind(spec, sources):
     """(Target, None), or (None, why the binding is skipped)."""
     files = ", ".join(s.path for s in sources)
     found_class = find_class(spec["classes"], sources) if spec["classes"] else None
+    driver = spec.get("driver")
     if spec["functions"]:
         hit = None
         for name in spec["functions"]:
@@ -46,8 +88,9 @@ def bind(spec, sources):
         problem = definition.problem or source.needs_missing(definition.node)
         if problem:
             return None, "%s: %s" % (where, problem)
+        source.define_records([definition.node])
         target = Target(spec, definition.name, source.path, definition.line)
-        target.function = source.namespace[definition.name]
+        target.function, target.namespace = source.namespace[definition.name], source.namespace
         if spec["instance_argument"]:
             if found_class is None:
                 return None, "%s needs an instance of %s, which no given file defines (%s)" % (
@@ -55,30 +98,56 @@ def bind(spec, sources):
             target.cls = found_class[0].load_class(found_class[1]).cls
         callable_ = target.function
     else:
-        looked = " or ".join("%s.%s" % (c, m) for c in spec["classes"] for m in spec["methods"])
-        if found_class is None:
-            return None, "no class %s in %s (looked for %s)" % (" or ".join(spec["classes"]), files, looked)
-        source, class_name = found_class
-        loaded = source.load_class(class_name)
-        method = next((m for m in spec["methods"] if m in loaded.lines), None)
-        if method is None:
-            return None, "%s (%s:%d) has no method %s" % (
-                class_name, source.path, source.classes[class_name].lineno, " or ".join(spec["methods"]))
-        target = Target(spec, "%s.%s" % (class_name, method), source.path, loaded.lines[method])
-        if method in loaded.problems:
-            return None, "%s (%s): %s" % (target.qualname, target.where, loaded.problems[method])
-        target.cls, target.method = loaded.cls, method
-        callable_ = getattr(object.__new__(loaded.cls), method)
+        steps = [m for m, _ in driver["steps"][:-1]] if driver and driver["kind"] == "transfers" else []
+        target, why = bind_method(spec, sources, spec["classes"], spec["methods"], steps, spec.get("requires") or ())
+        if target is None:
+            return None, why
+        callable_ = getattr(object.__new__(target.cls), target.method)
     if target.cls is not None:
         for s in sources:  # code that names the class finds it
             s.namespace.setdefault(target.cls.__name__, target.cls)
     try:
-        target.call = call_expression(spec, callable_)
-        if target.cls is not None:
+        if target.cls is not None and driver is None:
             target.setup = instance_setup(spec, target.cls)
-    except Unshapeable as e:
-        return None, "%s (%s): %s" % (target.qualname, target.where, e)
+        elif target.cls is not None:
+            target.item_setup = instance_setup(spec, target.cls)
+        if driver is None:
+            target.call = call_expression(spec, callable_)
+        else:
+            target.call = "_drive(%s)" % ", ".join(spec["params"])
+            if driver["kind"] == "transfers":
+                pairing_spec = dict(spec, attributes=driver["pairing"]["attributes"])
+                pairing, why = bind_method(pairing_spec, sources, driver["pairing"]["classes"],
+                                           driver["pairing"]["methods"])
+                if pairing is None:
+                    return None, "%s (%s) is run for the senders that %s gives: %s" % (
+                        target.qualname, target.where, " or ".join(
+                            "%s.%s" % (c, m) for c in driver["pairing"]["classes"]
+                            for m in driver["pairing"]["methods"]), why)
+                pairing.item_setup = instance_setup(pairing_spec, pairing.cls)
+                target.driver = TransferDriver(target, driver, pairing)
+            else:
+                compile(each_driver(target, driver), "<tpcheck driver>", "exec")
+    except (Unshapeable, SyntaxError) as e:
+        note = spec.get("skip_note")
+        return None, "%s (%s): %s%s" % (target.qualname, target.where, e, "; " + note if note else "")
     return target, None
+
+
+def runner_scope(target):
+    """The names a target's calls use: the stand-ins, the bound callable, a driver."""
+    scope = {"__builtins__": builtins, "_render": RENDERERS[target.spec["render"]], "_region": region}
+    scope.update(STAND_INS)
+    scope.update(DRIVER_NAMES)
+    scope["_np"] = target.namespace.get("np")
+    if target.cls is not None:
+        scope["_inst"] = object.__new__(target.cls)
+    scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
+    if target.driver is not None:
+        scope["_drive"] = target.driver
+    elif target.spec.get("driver") is not None:
+        exec(compile(each_driver(target, target.spec["driver"]), "<tpcheck driver>", "exec"), scope)
+    return scope
 
 
 def call_expression(spec, callable_):
@@ -188,7 +257,7 @@ def render_sender_plan(value):
 
 
 RENDERERS = {"repr": repr, "int_list": render_int_list, "tp_mapping": render_tp_mapping,
-             "sender_plan": render_sender_plan}
+             "sender_plan": render_sender_plan, "text": str}
 
 
 STR_FAILED = "<str() of the exception failed>"
@@ -353,12 +422,8 @@ def make_runner(target, grid, skip, careful):
         for p in block.get("params", ()):
             if p["flag"]:
                 flags_at.add(p["pos"])
-    scope = {"__builtins__": builtins, "_STR_FAILED": STR_FAILED, "_render_failed": outcome_of_render_failure,
-             "_render": RENDERERS[target.spec["render"]], "_region": region}
-    scope.update(STAND_INS)
+    scope = runner_scope(target)
+    scope.update({"_STR_FAILED": STR_FAILED, "_render_failed": outcome_of_render_failure})
     scope.update(grid_data(grid, flags_at))
-    if target.cls is not None:
-        scope["_inst"] = object.__new__(target.cls)
-    scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
     exec(compile(loop_source(target, grid, skip > 0, careful), "<tpcheck conform loop>", "exec"), scope)
     return scope["_run"]

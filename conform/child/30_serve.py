@@ -189,7 +189,7 @@ class Child:
                     self.targets.append(None)
                     self.replies.line("SKIPPED %d %s" % (i, escape("the adapter does not expose it")))
             return
-        sources = [SourceFile(path) for path in request["files"]]
+        sources = load_sources(request["files"])
         for i, spec in enumerate(request["bindings"]):
             target, reason = bind(spec, sources)
             self.targets.append(target)

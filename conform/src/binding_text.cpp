@@ -51,6 +51,11 @@ std::string called_as(const Binding& b) {
           joined(attributes);
   }
   if (!args.empty()) out += (out.empty() ? "" : "; ") + joined(args);
+  if (!c.driver.empty()) {
+    // A whole configuration per case: the driver makes each decode rank's or pair's calls.
+    return out + (out.empty() ? "" : "; ") + "every call of each configuration over " + joined(b.param_names()) +
+           " (a driver of the child makes them)";
+  }
   return out + "; cases over " + joined(b.param_names());
 }
 
@@ -72,6 +77,26 @@ std::string compared_with(const Binding& b) {
              std::to_string(kBytesPerHead) + " per head); `(False, ...)` when there is none";
     case Relation::AcceptsSizing:
       return "`None` on every sizing the connector accepts (SPEC §11)";
+    case Relation::RankMapping:
+      return "for every `d`: `target_tp_ranks` is `window(d, D, P)`, `target_tp_rank` its first, "
+             "`required_dst_info_num` `max(1, D/P)`, `required_prefill_response_num` its writers (1 under MLA); a "
+             "pair that is not divisible is refused (SPEC §14.1)";
+    case Relation::HeadSliceDocumented:
+      return "for every pair SGLang forms: the copy of `p` to `d`, the heads both hold (SPEC §14.2)";
+    case Relation::HeadSliceAsRun:
+      return "for every pair: the prefill call's start with the decode call's count and offset is the copy of `p` "
+             "to `d` (SPEC §14.2)";
+    case Relation::StagingLayout:
+      return "for every `d`: a slot per writer, of the writer's copy for every token, layer, K and V (SPEC §14.3)";
+    case Relation::SliceConfig:
+      return "for every pair: the page and token sizes, and the copy of `p` to `d` in bytes (" +
+             std::to_string(kBytesPerHead) + " per head) (SPEC §14.4)";
+    case Relation::MooncakeTransfers:
+    case Relation::NixlTransfers:
+      return "every byte the transfers move, from the same layer, K or V, page position, token, head and byte of a "
+             "sender that holds it, and every byte of each decode rank's request written (SPEC §14B)";
+    case Relation::IndexFunction:
+      return "every index exact, on lists of more than 2^31 rows (SPEC §14B.8)";
     case Relation::TrtllmTransceiver:
       if (b.name == "targetIRanks") {
         return "gen side: `window(d, D, P)` over the ctx stages whose layers overlap `d`'s, in range and in the "

@@ -70,7 +70,8 @@ dom::Block registry_block(const ParamSpec& p, GridStyle style, std::size_t size_
       return dom::heads(name, "S0", size_count > 1 ? "S1" : nullptr,
                         valid ? dom::HeadCounts::Compatible : dom::HeadCounts::Any);
     case ParamKind::WindowMember:
-    case ParamKind::Partner: break;
+    case ParamKind::Partner:
+    case ParamKind::Choice: break;
   }
   throw std::logic_error("conform grid: " + p.name + " has no registry block");
 }
@@ -86,9 +87,15 @@ bool follows_sizes(const ParamSpec& p, GridStyle style, bool far) {
 // The values of a parameter of the exhaustive block, given its dependencies'
 // values: the registry block's values at the grid's bounds, except for the
 // two kinds only conformance has (a window's members, a divisible partner).
-std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, const GridBounds& b,
+std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, const GridBounds& grid_bounds,
                                        const std::vector<BigInt>& dep) {
+  GridBounds b = grid_bounds;
+  if (p.bound > 0) {
+    b.max_tp = std::min(b.max_tp, p.bound);
+    b.max_heads = std::min(b.max_heads, p.bound);
+  }
   switch (p.kind) {
+    case ParamKind::Choice: return widen(p.choices);
     case ParamKind::WindowMember: {
       const auto r = narrow(dep.at(0)), L = narrow(dep.at(1)), R = narrow(dep.at(2));
       if (!r || !L || !R) return {};
@@ -98,7 +105,7 @@ std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, cons
     case ParamKind::Partner: {
       std::vector<BigInt> out;
       for (std::int64_t v = 1; v <= b.max_tp; ++v) {
-        if (inv::divisible_pair<BigInt>(dep.at(0), v)) out.emplace_back(v);
+        if (inv::divisible_pair<BigInt>(dep.at(0), v) && !(p.unequal && dep.at(0) == v)) out.emplace_back(v);
       }
       return out;
     }
@@ -132,7 +139,7 @@ std::vector<BigInt> first_block_values(const ParamSpec& p, GridStyle style, cons
 // far ones (and, for a rank, S-1, S and S//2 of its size S).
 std::vector<BigInt> far_block_values(const ParamSpec& p, const std::vector<BigInt>& dep) {
   if (p.kind == ParamKind::Flag) return range(0, 1);
-  if (p.kind == ParamKind::WindowMember || p.kind == ParamKind::Partner) {
+  if (p.kind == ParamKind::WindowMember || p.kind == ParamKind::Partner || p.kind == ParamKind::Choice) {
     throw std::logic_error("conform grid: " + p.name + " has no far-out values");
   }
   std::set<BigInt> values(kSmall.begin(), kSmall.end());
@@ -309,7 +316,10 @@ bool admits(const std::vector<ParamSpec>& params, GridStyle style, const CaseArg
         break;
       }
       case ParamKind::Partner:
-        if (v < 1 || dep.at(0) < 1 || (v % dep[0] != 0 && dep[0] % v != 0)) return false;
+        if (v < 1 || dep.at(0) < 1 || (v % dep[0] != 0 && dep[0] % v != 0) || (p.unequal && v == dep[0])) return false;
+        break;
+      case ParamKind::Choice:
+        if (std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) return false;
         break;
     }
   }
@@ -385,7 +395,7 @@ ParamSpec param_from_model_name(const std::string& name) {
 }
 
 Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const GridBounds& bounds,
-               const std::vector<CaseArgs>& extra) {
+               const std::vector<CaseArgs>& extra, const std::vector<CaseArgs>& probes) {
   // A rank whose size is not among the parameters (a model operation that
   // takes a rank alone) is a free value.
   std::vector<ParamSpec> own = params;
@@ -407,6 +417,12 @@ Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const Grid
     if (seen.insert(c).second) cases.cases.push_back(c);
   }
   if (!cases.cases.empty()) grid.blocks.push_back(std::move(cases));
+  GridBlock probe_cases;
+  probe_cases.explicit_cases = true;
+  for (const CaseArgs& c : probes) {
+    if (c.size() == own.size()) probe_cases.cases.push_back(c);
+  }
+  if (!probe_cases.cases.empty()) grid.blocks.push_back(std::move(probe_cases));
   return grid;
 }
 

@@ -125,6 +125,14 @@ Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Ac
     case Relation::NixlMapping: return judge_nixl_mapping(args, actual);
     case Relation::SenderPlan: return judge_sender_plan(args, actual);
     case Relation::AcceptsSizing: return judge_accepts_sizing(args, actual);
+    case Relation::RankMapping: return judge_rank_mapping(args, actual);
+    case Relation::HeadSliceDocumented: return judge_head_slice(args, actual, false);
+    case Relation::HeadSliceAsRun: return judge_head_slice(args, actual, true);
+    case Relation::StagingLayout: return judge_staging_layout(args, actual);
+    case Relation::SliceConfig: return judge_slice_config(args, actual);
+    case Relation::MooncakeTransfers:
+    case Relation::NixlTransfers: return judge_transfers(b, args, actual);
+    case Relation::IndexFunction: return judge_index_function(args, actual);
     case Relation::TrtllmTransceiver: return judge_trtllm_transceiver(b, args, actual);
   }
   if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);

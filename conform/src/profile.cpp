@@ -1,13 +1,10 @@
-// The profiles vllm-moriio (SPEC §10), vllm-nixl (§12), vllm-mooncake (§13)
-// and trtllm (§15.2), the adapter profile, and what each kind of deviation
-// means for a deployment.
+// What every profile shares: the kinds of deviation and what each means for a
+// deployment, the adapter profile, and the table of profiles (each engine's
+// bindings are data in a file of their own: profile_vllm.cpp,
+// profile_sglang.cpp, profile_trtllm.cpp).
 #include "tpcheck/conform/profile.hpp"
 
-#include <functional>
-
-#include "tpcheck/model.hpp"
 #include "tpcheck/operations.hpp"
-#include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -18,10 +15,12 @@ std::vector<ParamSpec> model_params(const std::vector<std::string>& names) {
   return out;
 }
 
-// A MoRIIO function: called positionally in the connector's argument order,
-// on the edge grid with far-out values.
-Binding positional(std::string name, const std::vector<std::string>& params, std::string op,
-                   std::vector<std::size_t> model_from_case, Relation relation = Relation::Exact) {
+}  // namespace
+
+// A MoRIIO function or an adapter's operation: called positionally in the
+// connector's argument order, on the edge grid with far-out values.
+Binding positional_binding(std::string name, const std::vector<std::string>& params, std::string op,
+                           std::vector<std::size_t> model_from_case, Relation relation) {
   Binding b;
   b.name = name;
   b.params = model_params(params);
@@ -33,28 +32,7 @@ Binding positional(std::string name, const std::vector<std::string>& params, std
   return b;
 }
 
-std::vector<Binding> moriio() {
-  // Argument orders as SPEC §10 lists them; the model's are in operations.cpp.
-  return {
-      positional("get_moriio_remote_tp_rank", {"r", "L", "R"}, "remote_rank", {0, 1, 2}),
-      positional("validate_moriio_heterogeneous_tp_kv_heads", {"L", "R", "H", "MLA"}, "kv_heads_guard", {0, 1, 2, 3}),
-      positional("get_moriio_expected_ack_count", {"P", "D"}, "single_readers", {},
-                 Relation::CountForEveryProducerRank),
-      positional("_read_completion_quorum", {"D", "P", "p"}, "single_readers", {2, 1, 0}),
-      positional("get_port_offset", {"DP_RANK", "TP_RANK", "TP_SIZE"}, "port_offset", {0, 1, 2}),
-  };
-}
-
-// --- vllm-nixl and vllm-mooncake: grids of SPEC §12, calls shaped by name ---
-
-const ParamSpec kP{"P", ParamKind::Size, {}};
-const ParamSpec kD{"D", ParamKind::Size, {}};
-const ParamSpec kL{"L", ParamKind::Size, {}};
-const ParamSpec kR{"R", ParamKind::Size, {}};
-const ParamSpec kHeadsOfBoth{"H", ParamKind::HeadCount, {"P", "D"}};
-const ParamSpec kMla{"MLA", ParamKind::Flag, {}};
-
-Binding shaped(std::string name, std::vector<ParamSpec> params, Relation relation) {
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
   Binding b;
   b.name = std::move(name);
   b.params = std::move(params);
@@ -63,213 +41,6 @@ Binding shaped(std::string name, std::vector<ParamSpec> params, Relation relatio
   b.relation = relation;
   return b;
 }
-
-// The TransferTopology instance of SPEC §12: only the attributes the methods
-// read. TpKVTopology has no tp_size field; its tp_size property reads
-// remote_tp_size[engine_id].
-std::vector<Attribute> topology(const std::string& rank, const std::string& size, const std::string& heads,
-                                const std::string& mla) {
-  return {{"tp_rank", rank, false, {}},
-          {"tp_size", size, false, {{"engine_id", "'local'"}, {"remote_tp_size", "{'local': " + size + "}"}}},
-          {"total_num_kv_heads", heads, false, {}},
-          {"is_mla", mla, false, {}},
-          {"dcp_size", "1", false, {}},
-          {"dcp_rank", "0", true, {}}};
-}
-const std::vector<std::string> kTopologyClasses = {"TransferTopology", "TpKVTopology"};
-
-Binding topology_tp_ratio() {
-  Binding b = shaped("TransferTopology.tp_ratio", {kL, kR}, Relation::Exact);
-  b.model_op = "tp_ratio";
-  b.model_from_case = {0, 1};
-  b.call.classes = kTopologyClasses;
-  b.call.methods = {"tp_ratio"};
-  b.call.attributes = topology("0", "L", "1", "False");
-  b.call.args = {{"remote_tp_size", "R", false, ""}};
-  return b;
-}
-
-Binding topology_window() {
-  Binding b = shaped("TransferTopology.handshake_target_ranks", {{"r", ParamKind::Rank, {"L"}}, kL, kR}, Relation::Exact);
-  b.model_op = "window";
-  b.model_from_case = {0, 1, 2};
-  b.call.classes = kTopologyClasses;
-  b.call.methods = {"handshake_target_ranks", "get_target_remote_ranks"};
-  b.call.attributes = topology("r", "L", "1", "False");
-  b.call.args = {{"remote_tp_size", "R", false, ""}, {"remote_dcp_size", "1", true, ""}};
-  b.call.render = "int_list";
-  return b;
-}
-
-Binding topology_consumer_count() {
-  // Called on the decode side: tp_size = D, arguments (P, 1).
-  Binding b = shaped("TransferTopology.dcp_consumer_count", {kP, kD}, Relation::WindowCompletionCount);
-  b.model_op = "window";
-  b.call.classes = kTopologyClasses;
-  b.call.methods = {"dcp_consumer_count"};
-  b.call.attributes = topology("0", "D", "1", "False");
-  b.call.args = {{"remote_tp_size", "P", false, ""}, {"remote_dcp_size", "1", false, ""}};
-  return b;
-}
-
-Binding nixl_tp_mapping() {
-  Binding b = shaped("compute_tp_mapping", {kP, kD, kHeadsOfBoth, kMla, {"d", ParamKind::Rank, {"D"}}},
-                     Relation::NixlMapping);
-  b.model_op = "plan";
-  b.call.functions = {"compute_tp_mapping"};
-  b.call.classes = kTopologyClasses;
-  b.call.instance_argument = "transfer_topology";
-  b.call.attributes = topology("d", "D", "H", "MLA");
-  // One full-attention group (an MLA cache is MLA attention).
-  b.call.args = {{"remote_tp_size", "P", false, ""},
-                 {"group_spec_types", "(MLAAttentionSpec,) if MLA else (FullAttentionSpec,)", false, ""},
-                 {"remote_dcp_size", "1", true, ""}};
-  b.call.render = "tp_mapping";
-  return b;
-}
-
-std::vector<Binding> nixl() {
-  return {topology_tp_ratio(), topology_window(), topology_consumer_count(), nixl_tp_mapping()};
-}
-
-// n(T) * B: the bytes of one rank's heads (MLA: one latent vector).
-std::string block_len(const std::string& size) {
-  return "(1 if MLA else max(1, H // " + size + ")) * " + std::to_string(kBytesPerHead);
-}
-const std::string kProducerReplicated = "bool(MLA or P > H)";
-
-// total_num_kv_heads: left out for MLA, and in --hybrid mode (SPEC §13).
-void add_head_count(Binding& b, const ProfileOptions& o) {
-  if (!o.hybrid) b.call.args.push_back({"total_num_kv_heads", "H", true, "not MLA"});
-}
-
-std::vector<Binding> mooncake(const ProfileOptions& o) {
-  Binding ratio = shaped("_get_tp_ratio", {kL, kR}, Relation::Exact);
-  ratio.model_op = "tp_ratio";
-  ratio.model_from_case = {0, 1};
-  ratio.call.functions = {"_get_tp_ratio"};
-  ratio.call.args = {{"local_tp_size", "L", false, ""}, {"remote_tp_size", "R", false, ""}};
-
-  // Only divisible pairs have windows: D is a partner of P.
-  Binding plan = shaped("_compute_sender_transfer_plan",
-                        {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla, {"p", ParamKind::Rank, {"P"}},
-                         {"d", ParamKind::WindowMember, {"p", "P", "D"}}},
-                        Relation::SenderPlan);
-  plan.model_op = "plan";
-  plan.call.functions = {"_compute_sender_transfer_plan"};
-  plan.call.args = {{"local_tp_rank", "p", false, ""},
-                    {"local_tp_size", "P", false, ""},
-                    {"remote_tp_rank", "d", false, ""},
-                    {"remote_tp_size", "D", false, ""},
-                    {"local_kv_block_len", block_len("P"), false, ""},
-                    {"remote_kv_block_len", block_len("D"), false, ""},
-                    {"producer_cache_replicated", kProducerReplicated, false, ""}};
-  add_head_count(plan, o);
-  plan.call.render = "sender_plan";
-
-  Binding regions = shaped("_validate_asymmetric_region_lengths",
-                           {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla}, Relation::AcceptsSizing);
-  regions.model_op = "plan";
-  regions.call.functions = {"_validate_asymmetric_region_lengths"};
-  regions.call.args = {{"local_regions", "[_region(" + block_len("P") + ")]", false, ""},
-                       {"remote_regions", "[_region(" + block_len("D") + ")]", false, ""},
-                       {"local_tp_size", "P", false, ""},
-                       {"remote_tp_size", "D", false, ""},
-                       {"producer_cache_replicated", kProducerReplicated, false, ""}};
-  add_head_count(regions, o);
-
-  // The windows come from the same TransferTopology as NIXL's (utils.py).
-  return {ratio, plan, regions, topology_tp_ratio(), topology_window()};
-}
-
-// --- trtllm: TensorRT-LLM's C++ transceiver, compiled from source (SPEC §15.2) ---
-
-// Which rank a binding's cases are about.
-enum class TransceiverRank { Gen, Ctx, None };
-
-// The deployments of SPEC §15.2's cases: every TP size pair and head count
-// with one PP stage and no attention DP; then, on sizes 1, 2, 4, every split
-// of 4 layers into up to 3 stages on either side, and attention DP on either
-// side or both with every serving and asking group. Each deployment's ranks
-// are cases of their own. Arguments in the order of trtllm_params().
-std::vector<CaseArgs> transceiver_cases(const GridBounds& bounds, TransceiverRank rank) {
-  std::vector<CaseArgs> out;
-  auto add = [&](int P, int D, int H, long long ctx_layers, long long gen_layers, int ctx_adp, int gen_adp, int c,
-                 int g) {
-    auto stages = [](long long digits) {
-      int n = 0;
-      for (; digits > 0; digits /= 10) ++n;
-      return n;
-    };
-    CaseArgs base = {P, D, H, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g};
-    if (rank == TransceiverRank::None) {
-      out.push_back(base);
-      return;
-    }
-    // Under attention DP only the asking gen group and the serving ctx group take part.
-    const bool gen = rank == TransceiverRank::Gen;
-    const int ranks = gen ? D * stages(gen_layers) : P * stages(ctx_layers);
-    for (int r = 0; r < ranks; ++r) {
-      if (gen ? gen_adp && r % D != g : ctx_adp && r % P != c) continue;
-      out.push_back(base);
-      out.back().push_back(r);
-    }
-  };
-  const int single = tpcheck_trtllm::kDefaultLayers;  // one stage
-  for (int P = 1; P <= bounds.max_tp; ++P) {
-    for (int D = 1; D <= bounds.max_tp; ++D) {
-      for (int H = 1; H <= bounds.max_heads; ++H) {
-        if (head_compatible<std::int64_t>(P, H) && head_compatible<std::int64_t>(D, H)) {
-          add(P, D, H, single, single, 0, 0, 0, 0);
-        }
-      }
-    }
-  }
-  const auto splits = tpcheck_trtllm::layer_splits();
-  for (const int P : {1, 2, 4}) {
-    for (const int D : {1, 2, 4}) {
-      if (P > bounds.max_tp || D > bounds.max_tp) continue;
-      for (int H = 1; H <= std::min(4, bounds.max_heads); ++H) {
-        if (!head_compatible<std::int64_t>(P, H) || !head_compatible<std::int64_t>(D, H)) continue;
-        for (const auto ctx : splits) {
-          for (const auto gen : splits) {
-            if (ctx >= 10 || gen >= 10) add(P, D, H, ctx, gen, 0, 0, 0, 0);
-          }
-        }
-        for (const auto& [ctx_adp, gen_adp] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{1, 1}}) {
-          for (int c = 0; c < (ctx_adp ? P : 1); ++c) {
-            for (int g = 0; g < (gen_adp ? D : 1); ++g) add(P, D, H, single, single, ctx_adp, gen_adp, c, g);
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
-
-Binding transceiver(std::string name, TransceiverRank rank) {
-  std::vector<ParamSpec> params = {kP, kD, kHeadsOfBoth};
-  for (const char* n : {"ctx_layers", "gen_layers"}) params.push_back({n, ParamKind::Size, {}});
-  for (const char* n : {"ctx_adp", "gen_adp"}) params.push_back({n, ParamKind::Flag, {}});
-  for (const char* n : {"c", "g"}) params.push_back({n, ParamKind::Size, {}});
-  if (rank == TransceiverRank::Gen) params.push_back({"d", ParamKind::Rank, {"D"}});
-  if (rank == TransceiverRank::Ctx) params.push_back({"p", ParamKind::Rank, {"P"}});
-  Binding b = shaped(name, std::move(params), Relation::TrtllmTransceiver);
-  b.child = ChildKind::Cxx;
-  b.model_op = "plan";
-  b.call.functions = {std::move(name)};
-  b.cases = [rank](const GridBounds& bounds) { return transceiver_cases(bounds, rank); };
-  return b;
-}
-
-std::vector<Binding> trtllm() {
-  return {transceiver("targetIRanks", TransceiverRank::Gen),
-          transceiver("CacheFormatter::needSendCache", TransceiverRank::Ctx),
-          transceiver("CacheFormatter::pickRecvConnections", TransceiverRank::Gen),
-          transceiver("CacheFormatter::inquireSupport", TransceiverRank::None)};
-}
-
-}  // namespace
 
 bool is_cxx_source(const std::string& path) {
   const auto dot = path.rfind('.');
@@ -365,14 +136,51 @@ std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, con
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "trtllm"}; }
+std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "sglang", "trtllm"}; }
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
-  if (profile == "vllm-moriio") return moriio();
-  if (profile == "vllm-nixl") return nixl();
-  if (profile == "vllm-mooncake") return mooncake(options);
-  if (profile == "trtllm") return trtllm();
+  if (profile == "vllm-moriio") return vllm_moriio_bindings();
+  if (profile == "vllm-nixl") return vllm_nixl_bindings();
+  if (profile == "vllm-mooncake") return vllm_mooncake_bindings(options);
+  if (profile == "sglang") return sglang_bindings();
+  if (profile == "trtllm") return trtllm_bindings();
   return std::nullopt;
+}
+
+const std::vector<KindInfo>& profile_kinds(const std::string& profile) {
+  static const std::vector<KindInfo> kNone;
+  return profile == "sglang" ? sglang_kinds() : kNone;
+}
+
+const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {
+  for (const auto& k : table) {
+    if (k.id == kind) return &k;
+  }
+  for (const auto& k : table) {
+    if (!k.id.empty() && k.id.back() == ':' && kind.compare(0, k.id.size(), k.id) == 0) return &k;
+  }
+  return nullptr;
+}
+
+bool reports_findings(Relation relation) {
+  switch (relation) {
+    case Relation::Exact:
+    case Relation::CountForEveryProducerRank:
+    case Relation::WindowCompletionCount:
+    case Relation::NixlMapping:
+    case Relation::SenderPlan:
+    case Relation::AcceptsSizing:
+    case Relation::TrtllmTransceiver: return false;
+    case Relation::RankMapping:
+    case Relation::HeadSliceDocumented:
+    case Relation::HeadSliceAsRun:
+    case Relation::StagingLayout:
+    case Relation::SliceConfig:
+    case Relation::MooncakeTransfers:
+    case Relation::NixlTransfers:
+    case Relation::IndexFunction: return true;
+  }
+  return false;
 }
 
 std::vector<Binding> adapter_bindings() {
@@ -384,7 +192,7 @@ std::vector<Binding> adapter_bindings() {
       params.emplace_back(info.params[k]);
       order.push_back(k);
     }
-    out.push_back(positional(std::string(info.name), params, std::string(info.name), order));
+    out.push_back(positional_binding(std::string(info.name), params, std::string(info.name), order));
   }
   return out;
 }

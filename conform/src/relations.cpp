@@ -27,17 +27,6 @@ struct Sizing {
   }
 };
 
-// The case's arguments as int64, or nullopt (then the case is not compared).
-std::optional<std::vector<I>> small(const CaseArgs& args) {
-  std::vector<I> out;
-  for (const BigInt& a : args) {
-    const auto v = narrow(a);
-    if (!v) return std::nullopt;
-    out.push_back(*v);
-  }
-  return out;
-}
-
 Judgement outside_int64() {
   Judgement j;
   j.not_compared = true;
@@ -68,8 +57,26 @@ std::string render_list(const std::vector<I>& v) { return render(v); }
 
 }  // namespace
 
+std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args) {
+  std::vector<std::int64_t> out;
+  for (const BigInt& a : args) {
+    const auto v = narrow(a);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+Judgement unreadable(const Actual& actual) {
+  Judgement j;
+  const auto kind = classify("", actual);
+  j.findings.push_back({kind ? kind_id(*kind) : "crashed", {std::nullopt, std::nullopt},
+                        "the configuration's calls made", actual.rendered()});
+  return j;
+}
+
 Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
-  const auto a = small(args);
+  const auto a = small_args(args);
   if (!a) return outside_int64();
   const I P = (*a)[0], D = (*a)[1];
   // The count is asked of the decode side, which refuses a pair that is not divisible.
@@ -92,7 +99,7 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
 }
 
 Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
-  const auto a = small(args);
+  const auto a = small_args(args);
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
   const I d = (*a)[4];
@@ -166,7 +173,7 @@ Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
 }
 
 Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual) {
-  const auto a = small(args);
+  const auto a = small_args(args);
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
   const I p = (*a)[4], d = (*a)[5];

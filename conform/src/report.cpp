@@ -14,13 +14,48 @@ using report_support::expected_with_note;
 using report_support::shown;
 using report_support::where;
 
-std::string json_args(const FunctionReport& f, const CaseArgs& args) {
+std::string json_args(const FunctionReport& f, const CaseArgs& args, const std::vector<std::optional<BigInt>>& at = {}) {
   std::string s = "[";
   for (std::size_t i = 0; i < args.size(); ++i) {
     s += i ? ", " : "";
     s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "true" : "false") : decimal(args[i]);
   }
+  for (std::size_t i = 0; !at.empty() && i < f.coordinates.size(); ++i) {
+    s += args.empty() && i == 0 ? "" : ", ";
+    s += i < at.size() && at[i] ? decimal(*at[i]) : "null";
+  }
   return s + "]";
+}
+
+// "12 cases", or for a function judged by configuration "3 configurations, 5 (p, d)".
+std::string group_count(const FunctionReport& f, const DeviationGroup& g) {
+  if (!f.by_configuration) return std::to_string(g.count) + " cases";
+  std::string s = std::to_string(g.count) + (g.count == 1 ? " configuration" : " configurations");
+  if (!f.coordinates.empty()) {
+    std::string names;
+    for (const auto& c : f.coordinates) names += (names.empty() ? "" : ", ") + c;
+    s += ", " + std::to_string(g.pairs) + " (" + names + ")";
+  }
+  return s;
+}
+
+void print_group(std::ostream& out, const FunctionReport& f, const DeviationGroup& g, const char* prefix) {
+  out << "  " << prefix << g.id() << ": " << group_count(f, g) << "; smallest "
+      << call_text(f, g.smallest.args, g.smallest.at) << "\n"
+      << "    expected " << expected_with_note(g.smallest) << "\n"
+      << "    actual   " << shown(g.smallest.actual) << "\n"
+      << "    meaning: " << g.meaning << "\n";
+}
+
+void print_json_group(std::ostream& out, const FunctionReport& f, const DeviationGroup& g) {
+  out << "{\"kind\": " << json_string(g.id()) << ", \"count\": " << g.count;
+  if (f.by_configuration) out << ", \"pairs\": " << g.pairs;
+  out << ", \"smallest\": {\"args\": " << json_args(f, g.smallest.args, g.smallest.at) << ", \"call\": "
+      << json_string(call_text(f, g.smallest.args, g.smallest.at))
+      << ", \"expected\": " << json_string(shown(g.smallest.expected))
+      << ", \"actual\": " << json_string(shown(g.smallest.actual));
+  if (!g.smallest.note.empty()) out << ", \"relation\": " << json_string(g.smallest.note);
+  out << "}, \"meaning\": " << json_string(g.meaning) << "}";
 }
 
 }  // namespace
@@ -59,18 +94,20 @@ void print_text(std::ostream& out, const RunReport& r) {
       out << ": skipped (" << f.skip_reason << ")\n";
       continue;
     }
-    out << " (" << (f.found != f.name ? f.found + ", " : "") << where(f) << "): " << f.cases << " cases";
+    out << " (" << (f.found != f.name ? f.found + ", " : "") << where(f) << "): " << f.cases
+        << (f.by_configuration ? " configurations" : " cases");
     if (f.not_run) out << " (" << f.not_run << " not run: abandoned after it hung or crashed)";
     if (f.not_compared) out << " (" << f.not_compared << " not compared: " << f.not_compared_reason << ")";
     if (diff && f.in_baseline) out << ", " << f.changes << " changed since the baseline";
     if (diff && !f.in_baseline) out << ", not in the baseline";
     out << ", " << f.deviation_count() << " deviations\n";
-    for (const auto& g : f.deviations) {
-      out << "  " << kind_id(g.kind) << ": " << g.count << " cases; smallest " << call_text(f, g.smallest.args) << "\n"
-          << "    expected " << expected_with_note(g.smallest) << "\n"
-          << "    actual   " << shown(g.smallest.actual) << "\n"
-          << "    meaning: " << g.meaning << "\n";
+    std::string held;
+    for (const auto& [name, n] : f.tallies) {
+      if (name != "configurations") held += (held.empty() ? "" : ", ") + std::to_string(n) + " " + name;
     }
+    if (!held.empty()) out << "  " << held << "\n";
+    for (const auto& g : f.deviations) print_group(out, f, g, "");
+    for (const auto& g : f.notes) print_group(out, f, g, "note ");
     if (diff && !f.shown_changes.empty()) {
       out << "  changed cases (smallest " << f.shown_changes.size() << " of " << f.changes << "):\n";
       for (const auto& c : f.shown_changes) {
@@ -102,6 +139,9 @@ void print_json(std::ostream& out, const RunReport& r) {
     const auto& f = r.functions[i];
     out << (i ? ", " : "") << "{\"name\": " << json_string(f.name) << ", \"params\": [";
     for (std::size_t k = 0; k < f.params.size(); ++k) out << (k ? ", " : "") << json_string(f.params[k].name);
+    for (std::size_t k = 0; k < f.coordinates.size(); ++k) {
+      out << (k || !f.params.empty() ? ", " : "") << json_string(f.coordinates[k]);
+    }
     out << "], \"status\": " << (f.checked ? "\"checked\"" : "\"skipped\"");
     if (!f.checked) {
       out << ", \"reason\": " << json_string(f.skip_reason) << "}";
@@ -113,15 +153,22 @@ void print_json(std::ostream& out, const RunReport& r) {
     if (f.not_compared) out << ", \"not_compared_reason\": " << json_string(f.not_compared_reason);
     out << ", \"deviations\": [";
     for (std::size_t k = 0; k < f.deviations.size(); ++k) {
-      const auto& g = f.deviations[k];
-      out << (k ? ", " : "") << "{\"kind\": \"" << kind_id(g.kind) << "\", \"count\": " << g.count
-          << ", \"smallest\": {\"args\": " << json_args(f, g.smallest.args) << ", \"call\": "
-          << json_string(call_text(f, g.smallest.args)) << ", \"expected\": " << json_string(shown(g.smallest.expected))
-          << ", \"actual\": " << json_string(shown(g.smallest.actual));
-      if (!g.smallest.note.empty()) out << ", \"relation\": " << json_string(g.smallest.note);
-      out << "}, \"meaning\": " << json_string(g.meaning) << "}";
+      out << (k ? ", " : "");
+      print_json_group(out, f, f.deviations[k]);
     }
     out << "]";
+    if (f.by_configuration) {
+      out << ", \"notes\": [";
+      for (std::size_t k = 0; k < f.notes.size(); ++k) {
+        out << (k ? ", " : "");
+        print_json_group(out, f, f.notes[k]);
+      }
+      out << "], \"tallies\": {";
+      for (std::size_t k = 0; k < f.tallies.size(); ++k) {
+        out << (k ? ", " : "") << json_string(f.tallies[k].first) << ": " << f.tallies[k].second;
+      }
+      out << "}, \"judge_seconds\": " << std::fixed << std::setprecision(6) << f.judge_seconds;
+    }
     if (!o.baseline_path.empty()) {
       out << ", \"in_baseline\": " << (f.in_baseline ? "true" : "false") << ", \"changes\": " << f.changes
           << ", \"smallest_changes\": [";

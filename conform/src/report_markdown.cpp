@@ -48,7 +48,7 @@ std::string code(const std::string& s) {
 }
 
 std::string smallest_case(const FunctionReport& f, const DeviationGroup& g) {
-  return code(call_text(f, g.smallest.args)) + ": expected " + code(shown(g.smallest.expected, kCellOutcome)) +
+  return code(call_text(f, g.smallest.args, g.smallest.at)) + ": expected " + code(shown(g.smallest.expected, kCellOutcome)) +
          ", actual " + code(shown(g.smallest.actual, kCellOutcome));
 }
 
@@ -82,13 +82,13 @@ void print_markdown(std::ostream& out, const RunReport& r) {
       out << "| " << code(f.name) << " | skipped |" << (diff ? " |" : "") << " | " << plain(f.skip_reason) << " |\n";
       continue;
     }
-    const std::string first = "| " + code(f.found) + " at " + code(report_support::where(f)) + " | " +
+    const std::string first = "| " + code(report_support::found_row(f)) + " at " + code(report_support::where(f)) + " | " +
                               cases_cell(f) + " |" + (diff ? " " + std::to_string(f.changes) + " |" : "");
     const std::string again = std::string("| | |") + (diff ? " |" : "");
     if (f.deviations.empty()) out << first << " none | |\n";
     for (std::size_t k = 0; k < f.deviations.size(); ++k) {
       const auto& g = f.deviations[k];
-      out << (k ? again : first) << " " << kind_id(g.kind) << ": " << g.count << " | " << smallest_case(f, g) << " |\n";
+      out << (k ? again : first) << " " << g.id() << ": " << g.count << " | " << smallest_case(f, g) << " |\n";
     }
   }
   for (const auto& name : r.baseline_only) {
@@ -98,7 +98,17 @@ void print_markdown(std::ostream& out, const RunReport& r) {
     out << "\nWhat the deviations do:\n";
     for (const auto& f : r.functions) {
       for (const auto& g : f.deviations) {
-        out << "- " << code(f.found) << ", " << kind_id(g.kind) << ": " << plain(g.meaning) << "\n";
+        out << "- " << code(report_support::found_row(f)) << ", " << g.id() << ": " << plain(g.meaning) << "\n";
+      }
+    }
+  }
+  const bool any_notes = std::any_of(r.functions.begin(), r.functions.end(), [](const auto& f) { return !f.notes.empty(); });
+  if (any_notes) {
+    out << "\nNotes (not deviations):\n";
+    for (const auto& f : r.functions) {
+      for (const auto& g : f.notes) {
+        out << "- " << code(report_support::found_row(f)) << ", " << g.id() << ": " << g.count << ", smallest " << smallest_case(f, g) << ". "
+            << plain(g.meaning) << "\n";
       }
     }
   }

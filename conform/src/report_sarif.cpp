@@ -1,6 +1,7 @@
 // SARIF 2.1.0 rendering of a RunReport (report.hpp), for GitHub code scanning
 // and other SARIF viewers: each deviation group becomes an alert on the line
 // where the connector function is defined.
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -79,39 +80,91 @@ std::string artifact_location(const std::string& file, const std::filesystem::pa
 
 std::string text(const std::string& s) { return "{\"text\": " + json_string(s) + "}"; }
 
-std::string rules() {
+// One rule of the run: its id, name, title, help and level.
+struct Rule {
+  std::string id, name, title, help, level;
+};
+
+// "raises:AttributeError" -> "RaisesAttributeError"
+std::string pascal_case(const std::string& id) {
   std::string out;
-  for (int k = 0; k < kKindCount; ++k) {
-    const auto kind = static_cast<Kind>(k);
-    const RuleText t = rule_text(kind);
-    out += std::string(k ? ",\n" : "") + "          {\"id\": \"" + kind_id(kind) + "\", \"name\": \"" + t.name +
-           "\", \"shortDescription\": " + text(t.title) + ", \"fullDescription\": " + text(kind_meaning(kind)) +
-           ", \"help\": " + text(kind_meaning(kind)) + ", \"defaultConfiguration\": {\"level\": \"" + level(kind) +
-           "\"}, \"properties\": {\"tags\": [\"correctness\", \"tensor-parallel\"], \"problem.severity\": \"" +
-           level(kind) + "\"}}";
+  bool upper = true;
+  for (const char c : id) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) {
+      upper = true;
+      continue;
+    }
+    out += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return out;
+}
+
+// The rules: the six kinds for the profiles that judge case by case; for a
+// profile with a table of kinds, its kinds that are failures, and one rule
+// per member of a family found (raises:AttributeError).
+std::vector<Rule> rules_of(const RunReport& r) {
+  std::vector<Rule> out;
+  const auto& table = profile_kinds(r.options.adapter ? std::string() : r.options.profile);
+  if (table.empty()) {
+    for (int k = 0; k < kKindCount; ++k) {
+      const auto kind = static_cast<Kind>(k);
+      const RuleText t = rule_text(kind);
+      out.push_back({kind_id(kind), t.name, t.title, kind_meaning(kind), level(kind)});
+    }
+    return out;
+  }
+  for (const auto& k : table) {
+    if (k.failure && k.id.back() != ':') out.push_back({k.id, pascal_case(k.id), k.title, k.meaning, "error"});
+  }
+  for (const auto& f : r.functions) {
+    for (const auto& g : f.deviations) {
+      const bool known = std::any_of(out.begin(), out.end(), [&](const Rule& rule) { return rule.id == g.id(); });
+      if (known) continue;
+      const KindInfo* info = find_kind(table, g.id());
+      out.push_back({g.id(), pascal_case(g.id()), info ? info->title + " (" + g.id() + ")" : g.id(),
+                     info ? info->meaning : g.meaning, "error"});
+    }
+  }
+  return out;
+}
+
+std::string rules_json(const std::vector<Rule>& rules) {
+  std::string out;
+  for (std::size_t k = 0; k < rules.size(); ++k) {
+    const Rule& rule = rules[k];
+    out += std::string(k ? ",\n" : "") + "          {\"id\": " + json_string(rule.id) + ", \"name\": " +
+           json_string(rule.name) + ", \"shortDescription\": " + text(rule.title) + ", \"fullDescription\": " +
+           text(rule.help) + ", \"help\": " + text(rule.help) + ", \"defaultConfiguration\": {\"level\": \"" +
+           rule.level + "\"}, \"properties\": {\"tags\": [\"correctness\", \"tensor-parallel\"], \"problem.severity\": \"" +
+           rule.level + "\"}}";
   }
   return out;
 }
 
 std::string message(const RunReport& r, const FunctionReport& f, const DeviationGroup& g) {
   const bool diff = !r.options.baseline_path.empty();
-  return std::string(kind_id(g.kind)) + " in " + f.found + ": " + std::to_string(g.count) + " of " +
-         std::to_string(f.cases) + " cases" + (diff ? " changed since the baseline and deviate" : "") +
-         ".\nSmallest case: " + call_text(f, g.smallest.args) + "\n  expected: " + expected_with_note(g.smallest) +
+  return g.id() + " in " + report_support::found_row(f) + ": " + std::to_string(g.count) + " of " + std::to_string(f.cases) +
+         (f.by_configuration ? " configurations" : " cases") + (diff ? " changed since the baseline and deviate" : "") +
+         ".\nSmallest case: " + call_text(f, g.smallest.args, g.smallest.at) + "\n  expected: " + expected_with_note(g.smallest) +
          "\n  actual:   " + shown(g.smallest.actual) + "\nWhat it does: " + g.meaning;
 }
 
 std::string result(const RunReport& r, const FunctionReport& f, const DeviationGroup& g,
-                   const std::filesystem::path& base) {
+                   const std::filesystem::path& base, const std::vector<Rule>& rules) {
+  const auto rule = std::find_if(rules.begin(), rules.end(), [&](const Rule& x) { return x.id == g.id(); });
+  const std::size_t rule_index = static_cast<std::size_t>(rule - rules.begin());
+  const std::string rule_level = rule == rules.end() ? "error" : rule->level;
   std::string location = "{\"physicalLocation\": {\"artifactLocation\": " + artifact_location(f.file, base);
   if (f.line > 0) location += ", \"region\": {\"startLine\": " + std::to_string(f.line) + "}";
   location += "}, \"logicalLocations\": [{\"fullyQualifiedName\": " + json_string(f.found) + ", \"kind\": \"function\"}]}";
-  return "        {\"ruleId\": \"" + std::string(kind_id(g.kind)) + "\", \"ruleIndex\": " +
-         std::to_string(static_cast<int>(g.kind)) + ", \"level\": \"" + level(g.kind) +
-         "\", \"message\": " + text(message(r, f, g)) + ", \"locations\": [" + location +
-         "], \"partialFingerprints\": {\"tpcheckFunctionKind/v1\": " + json_string(f.name + "/" + kind_id(g.kind)) +
+  return "        {\"ruleId\": " + json_string(g.id()) + ", \"ruleIndex\": " + std::to_string(rule_index) +
+         ", \"level\": \"" + rule_level + "\", \"message\": " + text(message(r, f, g)) + ", \"locations\": [" +
+         location + "], \"partialFingerprints\": {\"tpcheckFunctionKind/v1\": " + json_string(f.name + "/" + g.id()) +
          "}, \"properties\": {\"function\": " + json_string(f.name) + ", \"cases\": " + std::to_string(f.cases) +
-         ", \"count\": " + std::to_string(g.count) + ", \"call\": " + json_string(call_text(f, g.smallest.args)) +
+         ", \"count\": " + std::to_string(g.count) + ", \"call\": " +
+         json_string(call_text(f, g.smallest.args, g.smallest.at)) +
          ", \"expected\": " + json_string(shown(g.smallest.expected)) + ", \"actual\": " +
          json_string(shown(g.smallest.actual)) + "}}";
 }
@@ -125,6 +178,11 @@ std::string notifications(const RunReport& r) {
     if (f.not_run) {
       notes.emplace_back("error", f.name + ": " + std::to_string(f.not_run) +
                                       " cases not run (abandoned after it hung or crashed)");
+    }
+    for (const auto& g : f.notes) {
+      notes.emplace_back("note", f.name + ": " + g.id() + " in " + std::to_string(g.count) + " of " +
+                                     std::to_string(f.cases) + " configurations, smallest " +
+                                     call_text(f, g.smallest.args, g.smallest.at) + ": " + g.meaning);
     }
   }
   for (const auto& name : r.baseline_only) notes.emplace_back("note", name + ": in the baseline, not found now");
@@ -142,15 +200,16 @@ std::string notifications(const RunReport& r) {
 void print_sarif(std::ostream& out, const RunReport& r, const SarifOptions& options) {
   const auto& o = r.options;
   const std::filesystem::path base = std::filesystem::path(options.base_dir).lexically_normal();
+  const std::vector<Rule> rules = rules_of(r);
   std::string results;
   for (const auto& f : r.functions) {
-    for (const auto& g : f.deviations) results += (results.empty() ? "\n" : ",\n") + result(r, f, g, base);
+    for (const auto& g : f.deviations) results += (results.empty() ? "\n" : ",\n") + result(r, f, g, base, rules);
   }
   const std::string category = o.adapter ? std::string("adapter") : o.profile + (o.hybrid ? "-hybrid" : "");
   out << "{\n  \"$schema\": \"" << kSchema << "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
       << "      \"tool\": {\"driver\": {\"name\": \"tpcheck\", \"version\": " << json_string(options.tool_version)
       << ", \"semanticVersion\": " << json_string(options.tool_version) << ", \"rules\": [\n"
-      << rules() << "\n      ]}},\n"
+      << rules_json(rules) << "\n      ]}},\n"
       << "      \"automationDetails\": {\"id\": " << json_string("tpcheck-conform/" + category + "/") << "},\n"
       << "      \"originalUriBaseIds\": {\"" << kSourceRoot << "\": {\"uri\": "
       << json_string(file_uri(base / "")) << "}},\n"

@@ -8,6 +8,11 @@ std::string shown(const std::string& outcome, std::size_t limit) {
   return outcome.substr(0, limit) + "... (" + std::to_string(outcome.size()) + " bytes)";
 }
 
+std::string found_row(const FunctionReport& f) {
+  const auto row = f.name.find(" (");
+  return row == std::string::npos ? f.found : f.found + f.name.substr(row);
+}
+
 std::string where(const FunctionReport& f) { return f.file + ":" + std::to_string(f.line); }
 
 std::string expected_with_note(const Counterexample& c, std::size_t limit) {

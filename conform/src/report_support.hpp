@@ -18,6 +18,11 @@ inline constexpr std::size_t kShownOutcome = 400;
 // `outcome` cut to `limit` bytes, saying how long it was.
 std::string shown(const std::string& outcome, std::size_t limit = kShownOutcome);
 
+// The definition found, with the row of the profile it stands for when the
+// profile checks it more than once: "NixlKVManager.send_kvcache_slice
+// (without total_kv_head_num)".
+std::string found_row(const FunctionReport& f);
+
 // "moriio_connector.py:103": where the function is defined.
 std::string where(const FunctionReport& f);
 

@@ -25,7 +25,9 @@ std::string binding_json(const Binding& b) {
                     ", \"methods\": " + json_strings(c.methods) +
                     ", \"instance_argument\": " + json_string(c.instance_argument) +
                     ", \"positional\": " + (c.positional ? "true" : "false") + ", \"render\": " + json_string(c.render) +
-                    ", \"attributes\": [";
+                    ", \"driver\": " + (c.driver.empty() ? std::string("null") : c.driver) +
+                    ", \"requires\": " + json_strings(c.requires_methods) +
+                    ", \"skip_note\": " + json_string(c.skip_note) + ", \"attributes\": [";
   for (std::size_t i = 0; i < c.attributes.size(); ++i) {
     const Attribute& a = c.attributes[i];
     out += std::string(i ? ", " : "") + "{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +

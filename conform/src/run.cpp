@@ -69,6 +69,29 @@ struct KnownOutcome {
   }
 };
 
+// The order of a finding's place among others of its kind: by configuration
+// (SPEC §14B.5: the smallest P + D, then the parameters and coordinates in
+// order, "-" first), or sizes first.
+bool smaller_finding(const Binding& b, const CaseArgs& a, const std::vector<std::optional<BigInt>>& at_a,
+                     const CaseArgs& c, const std::vector<std::optional<BigInt>>& at_c) {
+  if (!b.configuration_order) {
+    if (a != c) return smaller(a, c);
+    return at_a < at_c;
+  }
+  auto key = [&](const CaseArgs& args, const std::vector<std::optional<BigInt>>& at) {
+    std::vector<BigInt> k;
+    BigInt sizes = 0;
+    for (std::size_t i = 0; i < b.params.size() && i < args.size(); ++i) {
+      if (b.params[i].name == "P" || b.params[i].name == "D") sizes += args[i];
+    }
+    k.push_back(sizes);
+    k.insert(k.end(), args.begin(), args.end());
+    for (const auto& v : at) k.push_back(v ? *v : BigInt(-1));
+    return k;
+  };
+  return key(a, at_a) < key(c, at_c);
+}
+
 // Everything one function's cases go through after the child answered.
 struct FunctionRun {
   const Binding& binding;
@@ -76,7 +99,55 @@ struct FunctionRun {
   std::size_t op;
   RecordWriter* record;
   BaselineReader* baseline;
+  const std::vector<KindInfo>& kinds;
   std::string error;
+
+  // A configuration's findings, grouped by kind: a note or a deviation per
+  // the profile's table (or the binding, when all its findings are notes).
+  void take_findings(const CaseArgs& args, const Judgement& j) {
+    for (const auto& tally : j.tallies) {  // not a structured binding: clang < 16 cannot capture one
+      auto it = std::find_if(report.tallies.begin(), report.tallies.end(),
+                             [&](const auto& t) { return t.first == tally.first; });
+      if (it == report.tallies.end()) {
+        report.tallies.push_back(tally);
+      } else {
+        it->second += tally.second;
+      }
+    }
+    std::vector<std::string> labels;
+    for (const auto& f : j.findings) {
+      if (std::find(labels.begin(), labels.end(), f.kind) == labels.end()) labels.push_back(f.kind);
+    }
+    for (const auto& label : labels) {
+      const KindInfo* info = find_kind(kinds, label);
+      auto& groups = binding.informational || (info && !info->failure) ? report.notes : report.deviations;
+      auto group = std::find_if(groups.begin(), groups.end(), [&](const DeviationGroup& g) { return g.label == label; });
+      const Finding* least = nullptr;
+      std::uint64_t pairs = 0;
+      for (const auto& f : j.findings) {
+        if (f.kind != label) continue;
+        ++pairs;
+        if (least == nullptr || smaller_finding(binding, args, f.at, args, least->at)) least = &f;
+      }
+      if (group == groups.end()) {
+        DeviationGroup fresh;
+        fresh.kind = Kind::WrongValue;
+        fresh.label = label;
+        fresh.order = info ? static_cast<std::size_t>(info - kinds.data()) : kinds.size();
+        fresh.meaning = info ? info->meaning : "";
+        fresh.smallest = {args, least->at, least->expected, least->actual, ""};
+        groups.push_back(std::move(fresh));
+        std::sort(groups.begin(), groups.end(), [](const DeviationGroup& a, const DeviationGroup& b) {
+          return a.order != b.order ? a.order < b.order : a.label < b.label;
+        });
+        group = std::find_if(groups.begin(), groups.end(), [&](const DeviationGroup& g) { return g.label == label; });
+      } else if (smaller_finding(binding, args, least->at, group->smallest.args, group->smallest.at)) {
+        group->smallest = {args, least->at, least->expected, least->actual, ""};
+      }
+      ++group->count;
+      group->pairs += pairs;
+    }
+  }
 
   void take(const CaseArgs& args, const KnownOutcome& outcome) {
     const Actual& actual = outcome.actual;
@@ -96,14 +167,26 @@ struct FunctionRun {
       count_it = error.empty() && before != outcome.shown();
     }
     if (!count_it) return;
+    const bool findings = reports_findings(binding.relation);
+    const auto judging = std::chrono::steady_clock::now();
     const Judgement j = judge(binding, op, args, actual);
+    if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
     if (j.not_compared) ++report.not_compared;
+    const bool conforms = findings ? std::none_of(j.findings.begin(), j.findings.end(), [&](const Finding& f) {
+      const KindInfo* info = find_kind(kinds, f.kind);
+      return !binding.informational && (!info || info->failure);
+    })
+                                   : !j.kind;
     if (baseline && report.in_baseline) {
       ++report.changes;
-      report.shown_changes.push_back({args, before, outcome.shown(), j.expected, !j.kind});
+      report.shown_changes.push_back({args, before, outcome.shown(), j.expected, conforms});
       std::sort(report.shown_changes.begin(), report.shown_changes.end(),
                 [](const Change& a, const Change& b) { return smaller(a.args, b.args); });
       if (report.shown_changes.size() > kShownChanges) report.shown_changes.pop_back();
+    }
+    if (findings) {
+      take_findings(args, j);
+      return;
     }
     if (!j.kind) return;
     auto group = std::find_if(report.deviations.begin(), report.deviations.end(),
@@ -111,7 +194,7 @@ struct FunctionRun {
     if (group == report.deviations.end()) {
       DeviationGroup fresh;
       fresh.kind = *j.kind;
-      fresh.smallest = {args, j.expected, outcome.shown(), j.note};
+      fresh.smallest = {args, {}, j.expected, outcome.shown(), j.note};
       fresh.effect = j.effect;
       report.deviations.push_back(std::move(fresh));
       std::sort(report.deviations.begin(), report.deviations.end(),
@@ -119,7 +202,7 @@ struct FunctionRun {
       group = std::find_if(report.deviations.begin(), report.deviations.end(),
                            [&](const DeviationGroup& g) { return g.kind == *j.kind; });
     } else if (smaller(args, group->smallest.args)) {
-      group->smallest = {args, j.expected, outcome.shown(), j.note};
+      group->smallest = {args, {}, j.expected, outcome.shown(), j.note};
       group->effect = j.effect;
     }
     ++group->count;
@@ -189,8 +272,8 @@ struct ChildRun {
 // answer another's cases).
 std::string check_function(Session& session, std::size_t index, const Binding& b, const Grid& grid,
                            std::deque<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
-                           BaselineReader* baseline) {
-  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, {}};
+                           BaselineReader* baseline, const std::vector<KindInfo>& kinds) {
+  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, kinds, {}};
   BatchQueue queue;
   std::thread judging([&] {
     GridCursor cursor(grid);
@@ -224,7 +307,9 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
       run.error = "--baseline has more cases of " + b.name + " than this run: record it again with the same options";
     }
   }
-  for (auto& g : fr.deviations) g.meaning = meaning_of(b, g);
+  for (auto& g : fr.deviations) {
+    if (g.label.empty()) g.meaning = meaning_of(b, g);
+  }
   if (fr.not_compared) fr.not_compared_reason = not_compared_reason(b);
   return run.error;
 }
@@ -243,14 +328,19 @@ std::uint64_t RunReport::deviation_count() const {
   return n;
 }
 
-std::string call_text(const FunctionReport& f, const CaseArgs& args) {
-  std::string s = f.name + "(";
+std::string call_text(const FunctionReport& f, const CaseArgs& args, const std::vector<std::optional<BigInt>>& at) {
+  // A row the profile checks apart ("name (as run)") keeps its qualifier after the arguments.
+  const auto row = f.name.find(" (");
+  std::string s = f.name.substr(0, row) + "(";
   for (std::size_t i = 0; i < args.size(); ++i) {
     s += i ? ", " : "";
     if (f.named_args) s += f.params[i].name + "=";
     s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "True" : "False") : decimal(args[i]);
   }
-  return s + ")";
+  for (std::size_t i = 0; i < at.size() && i < f.coordinates.size(); ++i) {
+    s += ", " + f.coordinates[i] + "=" + (at[i] ? decimal(*at[i]) : std::string("-"));
+  }
+  return s + ")" + (row == std::string::npos ? "" : f.name.substr(row));
 }
 
 std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error) {
@@ -361,8 +451,17 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     any_bound = any_bound || r.bound;
   }
   if (!any_bound) {
+    // The reason to show: a definition found but unusable says more than one not found.
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+      const std::string why = bound_of(i).skip_reason;
+      if (why.rfind("not defined at top level", 0) != 0 && why.rfind("no class ", 0) != 0) {
+        shown = i;
+        break;
+      }
+    }
     error = "none of the functions of " + (o.adapter ? std::string("the model") : "profile " + o.profile) +
-            " can be checked in the given files (" + bindings.front().name + ": " + bound_of(0).skip_reason + ")";
+            " can be checked in the given files (" + bindings[shown].name + ": " + bound_of(shown).skip_reason + ")";
     return std::nullopt;
   }
 
@@ -386,6 +485,8 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     fr.name = b.name;
     fr.params = b.params;
     fr.named_args = b.named_args;
+    fr.coordinates = b.coordinates;
+    fr.by_configuration = reports_findings(b.relation);
     fr.checked = bound.bound;
     fr.skip_reason = bound.skip_reason;
     fr.found = bound.qualified_name;
@@ -402,11 +503,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       grid.arity = b.params.size();
       grid.blocks.push_back({{}, false, true, b.cases(o.bounds)});
     } else {
-      grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression));
+      grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression), b.probes);
     }
     if (b.child == ChildKind::Cxx) grid = explicit_grid(grid);  // the C++ child reads cases, not grids
     error = check_function(*run_of[i].first->session, run_of[i].second, b, grid, run_of[i].first->known, fr,
-                           record ? &*record : nullptr, baseline ? &*baseline : nullptr);
+                           record ? &*record : nullptr, baseline ? &*baseline : nullptr, profile_kinds(o.profile));
     if (!error.empty()) return std::nullopt;
     report.cases += fr.cases;
   }

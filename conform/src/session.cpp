@@ -231,12 +231,14 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
           calling = true;
           if (!f.ids.empty() && st.next < st.total) {
             // Calls that each stay within the budget may still add up to hours:
-            // the function may fall behind kPacePerCall by at most the budget.
+            // the function may fall behind its pace by at most the budget.
+            const bool configurations = !command_.bindings[index].call.driver.empty();
+            const auto pace = configurations ? kPacePerConfiguration : kPacePerCall;
             const auto used = busy_before + (last_progress - started);
-            if (used > command_.call_timeout + kPacePerCall * static_cast<std::int64_t>(st.calls)) {
+            if (used > command_.call_timeout + pace * static_cast<std::int64_t>(st.calls)) {
               return end(End::TimedOut, {Actual::Status::TimedOut, "",
                                          std::to_string(st.calls) + (st.calls == 1 ? " call" : " calls") + " took " +
-                                             seconds(used) + ", more than " + std::to_string(kPacePerCall.count()) +
+                                             seconds(used) + ", more than " + std::to_string(pace.count()) +
                                              " ms per call by over the " + seconds(command_.call_timeout) + " budget"});
             }
           }

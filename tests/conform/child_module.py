@@ -88,12 +88,7 @@ def plain_loop_source(target):
 
 def call_scope(child, target):
     """The names a shaped call uses, as the child's loop has them."""
-    scope = {"_render": child.RENDERERS[target.spec["render"]], "_region": child.region}
-    scope.update(child.STAND_INS)
-    if target.cls is not None:
-        scope["_inst"] = object.__new__(target.cls)
-    scope["_f"] = getattr(scope["_inst"], target.method) if target.method else target.function
-    return scope
+    return child.runner_scope(target)
 
 
 def make_plain_loop(child, target):
@@ -127,7 +122,7 @@ def make_caller(child, target):
 
 def bind_all(child, bindings, files):
     """{name: Target} for the bindings found in the files, as the child binds them."""
-    sources = [child.SourceFile(path) for path in files]
+    sources = child.load_sources(files)
     out = {}
     for spec in bindings:
         target, _ = child.bind(spec, sources)

@@ -2,6 +2,7 @@
 // parent and child share, the far-out block, and extra cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "tpcheck/conform/grid.hpp"
@@ -106,6 +107,39 @@ TEST(ConformGrid, PartnersDivideOrAreMultiples) {
   EXPECT_EQ(partners_of_4, (std::set<BigInt>{1, 2, 4}));
 }
 
+// SPEC §14B.2: P, D in 1..8, divisible and unequal; H in 1..16 that both
+// sides can shard; page sizes 1 and 4: 248 configurations, 1292 sends and
+// 846 decode ranks; then the probes of §14B.8, as they are.
+TEST(ConformGrid, ByteLevelGridIsTheSpecsWithItsProbesLast) {
+  const auto bindings = profile_bindings("sglang");
+  ASSERT_TRUE(bindings);
+  const auto b = std::find_if(bindings->begin(), bindings->end(),
+                              [](const Binding& x) { return x.name == "MooncakeKVManager.send_kvcache_slice"; });
+  ASSERT_NE(b, bindings->end());
+  const Grid g = make_grid(b->params, b->style, {16, 16}, {}, b->probes);
+  std::uint64_t configurations = 0, sends = 0, decode_ranks = 0, probes = 0;
+  for (const auto& c : cases_of(g)) {
+    const auto P = static_cast<std::int64_t>(c[0]), D = static_cast<std::int64_t>(c[1]);
+    if (c[4] != 0) {
+      ++probes;
+      continue;
+    }
+    EXPECT_EQ(probes, 0u) << "a probe before the grid's end";
+    EXPECT_TRUE(P != D && (P % D == 0 || D % P == 0) && P <= 8 && D <= 8 && c[2] <= 16) << P << " " << D;
+    EXPECT_TRUE(c[3] == 1 || c[3] == 4);
+    ++configurations;
+    sends += static_cast<std::uint64_t>(D * std::max<std::int64_t>(1, P / D));
+    decode_ranks += static_cast<std::uint64_t>(D);
+  }
+  EXPECT_EQ(configurations, 248u);
+  EXPECT_EQ(sends, 1292u);
+  EXPECT_EQ(decode_ranks, 846u);
+  EXPECT_EQ(probes, b->probes.size());
+  EXPECT_EQ(probes, 8u);  // four sizings, pages past 2^31 bytes and bit-63 pointers
+  // --max-tp 4 --max-heads 4 caps the grid below the SPEC's bounds.
+  for (const auto& c : cases_of(make_grid(b->params, b->style, {4, 4}, {}))) EXPECT_TRUE(c[0] <= 4 && c[2] <= 4);
+}
+
 TEST(ConformGrid, ExtraCasesOutsideTheDomainOrAlreadyThereAreDropped) {
   const std::vector<ParamSpec> params = {{"r", ParamKind::Rank, {"L"}}, {"L", ParamKind::Size, {}},
                                          {"R", ParamKind::Size, {}}};
@@ -140,7 +174,7 @@ TEST(ConformGrid, CountIsTheNumberOfCasesTheWalkMakes) {
   std::uint64_t grids_with_far_out = 0;
   for (const Binding& b : all) {
     for (const int bound : {1, 3, 6}) {
-      const Grid g = make_grid(b.params, b.style, {bound, bound + 1}, extra);
+      const Grid g = make_grid(b.params, b.style, {bound, bound + 1}, extra, b.probes);
       grids_with_far_out += g.blocks.size() > 1 && g.blocks[1].only_outer;
       EXPECT_EQ(case_count(g), cases_of(g).size()) << b.name << " at bound " << bound;
     }

@@ -44,14 +44,15 @@ def faulty(fixtures, name, directory):
 
 
 def definition_line(path, qualified_name):
-    """Where Python's ast puts `def NAME` (or `def Class.NAME`'s method)."""
+    """Where Python's ast puts `def NAME` (or `def Class.NAME`'s method); of
+    two definitions, the last (the live one, as at import)."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     *outer, name = qualified_name.split(".")
     body = tree.body
     for class_name in outer:
         body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == class_name).body
-    return next(n for n in body if isinstance(n, ast.FunctionDef) and n.name == name).lineno
+    return [n for n in body if isinstance(n, ast.FunctionDef) and n.name == name][-1].lineno
 
 
 def reports(tpcheck, args, cwd, extra=()):

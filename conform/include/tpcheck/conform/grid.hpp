@@ -37,6 +37,7 @@ enum class ParamKind {
   Flag,          // MLA: 0 or 1 (False/True in Python)
   WindowMember,  // a member of window(r, L, R) of the rank and sizes it depends on
   Partner,       // a size in [1, max_tp] that divides, or is a multiple of, the size it depends on
+  Choice,        // one of a fixed list of values (a page size, a probe)
 };
 
 // What a binding declares: a parameter, its kind, and the earlier
@@ -45,6 +46,9 @@ struct ParamSpec {
   std::string name;
   ParamKind kind;
   std::vector<std::string> deps;
+  std::vector<std::int64_t> choices = {};  // Choice: its values, in order
+  int bound = 0;         // Size, HeadCount, Partner: at most this, below the grid's bound (0: the grid's)
+  bool unequal = false;  // Partner: never the size it depends on
 };
 
 enum class GridStyle {
@@ -109,9 +113,10 @@ struct Grid {
 // The grid of a binding: its parameters in display order, the style, the
 // bounds, and extra cases (regression and corpus calls mapped onto it).
 // Extra cases outside the style's domain and cases the first block already
-// has are dropped.
+// has are dropped. `probes` are cases a binding runs besides its grid
+// (values its parameters' lists leave out on purpose), kept as they are.
 Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const GridBounds& bounds,
-               const std::vector<CaseArgs>& extra);
+               const std::vector<CaseArgs>& extra, const std::vector<CaseArgs>& probes = {});
 
 std::uint64_t case_count(const Grid& grid);
 

@@ -1,6 +1,7 @@
 // What a conformance run binds and compares: each connector function, how the
 // child finds and calls it, its case grid, and the relation its outcome must
-// have with the model (SPEC §10, §12, §13, §15.2).
+// have with the model (SPEC §10, §12, §13, §14, §15.2). The profiles
+// themselves are data: profile_vllm.cpp, profile_sglang.cpp, one file per engine.
 #pragma once
 
 #include <functional>
@@ -8,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "tpcheck/conform/grid.hpp"
+#include "tpcheck/conform/memory_layout.hpp"
 #include "tpcheck/pyint.hpp"
 
 namespace tpcheck::conform {
@@ -51,10 +55,25 @@ enum class Relation {
   SenderPlan,
   // (P, D, H, MLA): None on a sizing the connector accepts (SPEC §13)
   AcceptsSizing,
+  // The relations of SPEC §14 (relations_sglang.cpp), each on a whole
+  // configuration whose calls a driver of the child makes:
+  RankMapping,        // (P, D, MLA): _resolve_rank_mapping for every d (§14.1)
+  HeadSliceDocumented,  // (P, D, H): compute_head_slice_params(P, D, p, d, H) for every pair (§14.2)
+  HeadSliceAsRun,       // (P, D, H): the prefill call's start with the decode call's count and offset (§14.2)
+  StagingLayout,      // (P, D, H): compute_staging_layout for every d (§14.3)
+  SliceConfig,        // (P, D, H, page_size): MORI's TPSliceConfig for every pair (§14.4)
+  // and of §14B (byte_judge.cpp): the bytes a configuration's transfers move
+  MooncakeTransfers,  // (P, D, H, page_size, probe): send_kvcache_slice's batches
+  NixlTransfers,      // (P, D, H, page_size, probe): the prepared lists and the transfers selected from them
+  IndexFunction,      // (pairs, slots, page_size, groups): a descriptor index function, exactly (§14B.8)
   // (P, D, H, and a rank): what TensorRT-LLM's C++ transceiver does for the
   // deployment, judged by SPEC §15.2's relations (conform/cxx/trtllm_judge.hpp)
   TrtllmTransceiver,
 };
+
+// Whether the relation judges a whole configuration and reports findings
+// (a kind, and the pair or rank it is about) rather than one case's kind.
+bool reports_findings(Relation relation);
 
 // Which child runs a binding's function: the Python child loads Python
 // source; the C++ child is compiled from C++ source with the function.
@@ -93,7 +112,16 @@ struct CallShape {
   std::vector<Attribute> attributes;   // of the instance
   std::vector<CallArg> args;
   bool positional = false;  // call with the grid parameters in display order, names unchecked
-  std::string render = "repr";  // how the child writes a value: repr, int_list, tp_mapping, sender_plan
+  std::string render = "repr";  // how the child writes a value: repr, int_list, tp_mapping, sender_plan, text
+  // A driver (conform/child/25_drivers.py), as JSON: the calls of a whole
+  // configuration, made by the child; empty for one call per case.
+  std::string driver;
+  // Methods the definition reaches through self and cannot run without: the
+  // binding is skipped when neither its class nor its bases define them.
+  std::vector<std::string> requires_methods;
+  // Said with the reason when the definition cannot be called as the profile
+  // needs (a version of another shape: "not applicable").
+  std::string skip_note;
 };
 
 struct Binding {
@@ -106,6 +134,18 @@ struct Binding {
   std::vector<std::size_t> model_from_case;  // model argument k is case argument [k]
   Relation relation = Relation::Exact;
   CallShape call;
+  // What a finding is about besides its case (reports_findings): "p", "d".
+  std::vector<std::string> coordinates;
+  // The smallest case is the one with the smallest P + D, then the
+  // parameters and coordinates in order (SPEC §14B.5), not sizes first.
+  bool configuration_order = false;
+  // Every finding is a note, not a deviation: a row reported apart (inputs
+  // upstream does not give in the versions seen).
+  bool informational = false;
+  // Cases run besides the grid (SPEC §14B.8's probes).
+  std::vector<CaseArgs> probes;
+  // The synthetic memory a byte-level binding's configurations get (§14B.1).
+  std::shared_ptr<const bytes::SyntheticLayout> memory;
   // The cases, when the parameters' kinds cannot say them (PP stage splits,
   // attention-DP groups): every case within the bounds, in order.
   std::function<std::vector<CaseArgs>(const GridBounds&)> cases;
@@ -124,9 +164,43 @@ struct ProfileOptions {
   bool hybrid = false;  // vllm-mooncake: call the planner and region check without total_num_kv_heads
 };
 
+// A deviation kind of a profile that reports findings: its name (a prefix
+// ending in ':' for a family such as raises:<Class>), whether it is a failure
+// or only informational, and what it does to a deployment, in one line.
+struct KindInfo {
+  std::string id;
+  std::string title;    // short, for a SARIF rule
+  std::string meaning;  // one line: what it does to a deployment
+  bool failure = true;
+};
+
+// The kinds of a profile that reports findings, in report order; empty for
+// the others (their kinds are Kind's).
+const std::vector<KindInfo>& profile_kinds(const std::string& profile);
+
+// The entry of `kind` in `table` (exactly, or the family it belongs to), if any.
+const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind);
+
 // The bindings of a profile; nullopt for an unknown profile.
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
 std::vector<std::string> profile_names();
+
+// The profiles of each engine (profile_vllm.cpp, profile_sglang.cpp, profile_trtllm.cpp).
+std::vector<Binding> vllm_moriio_bindings();
+std::vector<Binding> vllm_nixl_bindings();
+std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
+std::vector<Binding> sglang_bindings();
+const std::vector<KindInfo>& sglang_kinds();
+std::vector<Binding> trtllm_bindings();
+
+// A binding on the configurations a connector is built for (the valid grid),
+// its call shaped from the definition's signature by parameter name.
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+
+// A binding whose call is positional, in the connector's argument order, on
+// the edge grid with far-out values (vllm-moriio, adapters).
+Binding positional_binding(std::string name, const std::vector<std::string>& params, std::string op,
+                           std::vector<std::size_t> model_from_case, Relation relation = Relation::Exact);
 
 // An adapter module exposes every model operation under its own name.
 std::vector<Binding> adapter_bindings();

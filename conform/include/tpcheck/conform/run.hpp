@@ -41,6 +41,9 @@ inline constexpr std::uint64_t kAdapterMemoryMib = 16384;
 
 struct Counterexample {
   CaseArgs args;         // in the function's parameter order (FunctionReport::params)
+  // What the finding is about besides the case (FunctionReport::coordinates):
+  // a rank, or nullopt for "-" (a per-d kind has no p).
+  std::vector<std::optional<BigInt>> at;
   std::string expected;  // tpcheck eval's notation, or the relation's canonical form
   std::string actual;
   std::string note;      // the model call a relation took the expectation from
@@ -48,12 +51,16 @@ struct Counterexample {
 
 struct DeviationGroup {
   Kind kind = Kind::WrongValue;
-  std::uint64_t count = 0;
+  std::string label;         // a kind of the profile's table (wrong_heads); empty: kind_id(kind)
+  std::uint64_t count = 0;   // cases (configurations, for a function judged by configuration)
+  std::uint64_t pairs = 0;   // by configuration: the pairs (p, d) or ranks it was found for, over all of them
+  std::size_t order = 0;     // its place in the profile's table of kinds
   Counterexample smallest;   // smallest sizes first
   std::string meaning;       // one line: what it does to a deployment
   Effect effect = Effect::Unspecified;  // of the smallest case
   std::uint64_t too_many = 0;  // wrong counts above the model's (stalls)
   std::uint64_t too_few = 0;   // and below (blocks freed early)
+  std::string id() const { return label.empty() ? kind_id(kind) : label; }
 };
 
 // With --baseline: a case whose outcome is not the recorded one.
@@ -79,6 +86,14 @@ struct FunctionReport {
   std::uint64_t not_compared = 0;  // cases the relation does not speak about
   std::string not_compared_reason;
   std::vector<DeviationGroup> deviations;  // in Kind order; only changed cases with --baseline
+  // Judged by configuration (reports_findings): what a finding names besides
+  // its case ("p", "d"), the informational kinds found, and what the
+  // configurations held ("sends": 1292), in the order first seen.
+  std::vector<std::string> coordinates;
+  bool by_configuration = false;
+  std::vector<DeviationGroup> notes;
+  std::vector<std::pair<std::string, std::uint64_t>> tallies;
+  double judge_seconds = 0;  // by configuration: the time tpcheck spent judging (transfers judged per second)
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones
@@ -119,7 +134,8 @@ std::optional<RunReport> run_conformance_fuzz(const RunOptions& options, std::st
 // build time; the installed share/tpcheck/conform/child.py is a copy to read).
 const char* child_program();
 
-// "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)".
-std::string call_text(const FunctionReport& f, const CaseArgs& args);
+// "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)"; with a finding's
+// coordinates after the case's parameters: "name(P=1, D=4, H=2, page_size=1, probe=0, p=-, d=1)".
+std::string call_text(const FunctionReport& f, const CaseArgs& args, const std::vector<std::optional<BigInt>>& at = {});
 
 }  // namespace tpcheck::conform

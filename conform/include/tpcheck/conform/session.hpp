@@ -87,6 +87,9 @@ class Session {
   // microseconds per call, so a function that falls behind 10 ms per call by
   // more than the call budget in total (a grid of hours) is stopped.
   static constexpr std::chrono::milliseconds kPacePerCall{10};
+  // A case that is a whole configuration (a driver makes its calls, up to
+  // thousands, and stand-ins record them) keeps this pace instead.
+  static constexpr std::chrono::milliseconds kPacePerConfiguration{100};
 
  private:
   explicit Session(ChildCommand command) : command_(std::move(command)) {}
