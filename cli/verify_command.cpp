@@ -11,13 +11,14 @@
 #include "options.hpp"
 #include "sweep.hpp"
 #include "tpcheck/json.hpp"
+#include "tpcheck/oracle.hpp"
 
 namespace tpcheck::cli {
 namespace {
 
 constexpr const char* kVerifyUsage =
     "usage: tpcheck verify [--max-tp N] [--max-heads N] [--threads N] [--invariant NAME]... [--json]\n"
-    "       tpcheck verify --list [--json]\n"
+    "       tpcheck verify --list [--invariant NAME]... [--json]\n"
     "  defaults: --max-tp 256 --max-heads 256 --threads <one per core>\n"
     "  Checks every invariant of the registry on every case of its domain up to the bounds:\n"
     "  sizes 1..N (and -1, 0 where an invariant speaks about non-positive sizes), every rank\n"
@@ -26,7 +27,8 @@ constexpr const char* kVerifyUsage =
     "  narrow models against cpp_int on every operation.\n"
     "  Exit 0 when nothing is violated and every invariant met every kind of input it\n"
     "  declares with at least its declared share of non-vacuous cases; 1 otherwise.\n"
-    "  --list prints the registry: each invariant's domain, kinds and engines.\n";
+    "  --list prints the registry (or the invariants named): each invariant's domain, kinds\n"
+    "  and engines, and for an operation's errors the SPEC's preconditions in their order.\n";
 
 std::string fixed(double v, int digits) {
   std::ostringstream s;
@@ -110,12 +112,15 @@ void print_json(const VerifyOptions& o, const sweep::Result& r, double seconds) 
             << "}\n";
 }
 
-// The registry as its engines see it.
-void print_registry(bool json) {
-  const auto& entries = inv::registry();
+// The registry as its engines see it (the entries named, or all of them).
+void print_registry(bool json, const std::vector<const inv::Entry*>& only) {
+  std::vector<const inv::Entry*> entries = only;
+  if (entries.empty()) {
+    for (const inv::Entry& e : inv::registry()) entries.push_back(&e);
+  }
   if (json) std::cout << "{\"invariants\": [";
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const inv::Entry& e = entries[i];
+    const inv::Entry& e = *entries[i];
     if (json) {
       std::cout << (i ? ", " : "") << "{\"name\": " << json_string(e.name) << ", \"section\": " << json_string(e.section)
                 << ", \"family\": " << json_string(std::string(inv::family_name(e.family))) << ", \"domains\": {";
@@ -152,6 +157,11 @@ void print_registry(bool json) {
       const auto engine = static_cast<inv::Engine>(g);
       if (e.exclusion(engine)) std::cout << "  not run by " << inv::engine_name(engine) << ": " << e.exclusion(engine) << "\n";
     }
+    // An error oracle's entry: the preconditions it holds the operation to.
+    if (const oracle::Oracle* o = oracle::oracle_named(e.name)) {
+      std::istringstream lines(oracle::describe(*o));
+      for (std::string line; std::getline(lines, line);) std::cout << "  " << line << "\n";
+    }
   }
   if (json) std::cout << "]}\n";
 }
@@ -170,10 +180,6 @@ int verify_command(const std::vector<std::string>& args) {
     std::cout << kVerifyUsage;
     return 0;
   }
-  if (o.list) {
-    print_registry(o.json);
-    return 0;
-  }
   sweep::Options options{{o.max_tp, o.max_heads}, o.threads, {}};
   for (const std::string& name : o.invariants) {
     const inv::Entry* e = inv::find_entry(name);
@@ -181,11 +187,15 @@ int verify_command(const std::vector<std::string>& args) {
       std::cerr << "tpcheck verify: no invariant named '" << name << "' (tpcheck verify --list names them)\n";
       return 2;
     }
-    if (e->exclusion(inv::Engine::Sweep)) {
+    if (!o.list && e->exclusion(inv::Engine::Sweep)) {
       std::cerr << "tpcheck verify: the sweep does not run " << name << ": " << e->exclusion(inv::Engine::Sweep) << "\n";
       return 2;
     }
     options.only.push_back(e);
+  }
+  if (o.list) {
+    print_registry(o.json, options.only);
+    return 0;
   }
   const auto start = std::chrono::steady_clock::now();
   const sweep::Result result = sweep::run(options);

@@ -1,7 +1,12 @@
 // Writes (or checks) the seed inputs of the registry fuzz targets from the
 // registry itself: for every entry, for each of its domains and each kind it
 // declares, the first non-vacuous case the sweep's enumeration meets at a
-// small bound, encoded by the inverse of the targets' decoder.
+// small bound whose values all differ (flags aside: a text naming the remote
+// size where the local one is due reads the same on a case with L == R),
+// else the first, encoded by the inverse of the targets' decoder. For an
+// error oracle also, for each precondition and each later check that holds
+// where it fails first, such a case (a model that checks the two in another
+// order raises another error there): <Entry>.<kind>.also_<other kind>.
 //
 //   tpcheck_fuzz_seeds --write CORPUS_DIR   rewrite CORPUS_DIR/{invariants,differential}/seed/
 //                                           and the migrated regression inputs
@@ -12,6 +17,7 @@
 // (fuzz_differential). The regression inputs below are the ones earlier fuzz
 // targets found (corpus/invariants/regression/<name>.txt tells their story),
 // re-encoded for the registry layout.
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "registry_driver.hpp"
+#include "tpcheck/oracle.hpp"
 
 namespace fs = std::filesystem;
 using tpcheck::BigInt;
@@ -90,32 +97,88 @@ bool add_encoded(Files& files, const fs::path& path, const RegistryCase& c, bool
   return true;
 }
 
-// For each kind of each domain of the entry, the first non-vacuous case.
+// Whether the case's values differ from each other, its flags aside.
+bool values_differ(const dom::Domain& d, const std::int64_t* values) {
+  for (int i = 0; i < d.width(); ++i) {
+    for (int j = i + 1; j < d.width(); ++j) {
+      if (!d.is_flag(i) && !d.is_flag(j) && values[i] == values[j]) return false;
+    }
+  }
+  return true;
+}
+
+// The case kept for a kind: the first met whose values differ, else the first.
+struct Kept {
+  std::vector<std::int64_t> values;
+  bool differ = false;
+};
+
+void keep(std::map<std::size_t, Kept>& kept, std::size_t key, const dom::Domain& d, const std::int64_t* values) {
+  const bool differ = values_differ(d, values);
+  const auto found = kept.find(key);
+  if (found != kept.end() && (found->second.differ || !differ)) return;
+  kept[key] = {std::vector<std::int64_t>(values, values + d.width()), differ};
+}
+
+bool add_seed(Files& files, const fs::path& path, const inv::Entry& e, std::size_t d, const Kept& kept,
+              bool differential_too, const fs::path& differential) {
+  RegistryCase c{&e, IntType::Int64, d, {}};
+  for (const std::int64_t v : kept.values) c.values.emplace_back(v);
+  if (!add_encoded(files, path, c, true)) return false;
+  return !differential_too || add_encoded(files, differential / "seed" / path.filename(), c, false);
+}
+
+// An error oracle's pairs of checks: for a precondition that fails first and
+// another check that holds there too (a later precondition, or a way to
+// succeed), the first such case. A model that checks them in another order
+// raises another error there (or none), so the corpus replay catches it.
+// Keyed k * kMaxKinds + other, `other` a kind of the entry.
+void pairs_of(const tpcheck::oracle::Oracle& o, const dom::Domain& d, const std::int64_t* values,
+              std::map<std::size_t, Kept>& pairs) {
+  std::array<std::int64_t, dom::kMaxValues> args{};
+  for (std::size_t i = 0; i < o.parameters.size(); ++i) args[i] = values[o.position[i]];
+  const std::size_t n = o.preconditions.size();
+  const std::size_t first = tpcheck::oracle::first_failing(o, args.data());
+  if (first >= n) return;
+  const inv::KindMask failing = tpcheck::oracle::failing_preconditions(o, args.data());
+  const inv::KindMask succeeding = o.int64.successes(o.typed.get(), args.data(), o.parameters.size());
+  for (std::size_t j = first + 1; j < n; ++j) {
+    if (failing >> j & 1) keep(pairs, first * inv::kMaxKinds + j, d, values);
+  }
+  for (std::size_t s = 0; s < o.successes.size(); ++s) {
+    if (succeeding >> s & 1) keep(pairs, first * inv::kMaxKinds + n + s, d, values);
+  }
+}
+
+// For each kind of each domain of the entry, the first non-vacuous case (one
+// whose values differ where there is one); for an error oracle, its pairs of checks too.
 bool seeds_of(const inv::Entry& e, const fs::path& invariants, const fs::path& differential, Files& files) {
   const bool is_differential = e.domains.size() > 1;
+  const tpcheck::oracle::Oracle* oracle = tpcheck::oracle::oracle_named(e.name);
   for (std::size_t d = 0; d < e.domains.size(); ++d) {
-    std::map<std::size_t, std::vector<std::int64_t>> first_of_kind;
+    std::map<std::size_t, Kept> of_kind, pairs;
     dom::for_each_case(e.domains[d], kSeedBound, [&](const std::int64_t* values) {
       inv::KindMask kinds = 0;
       if (!e.check(d, values, &kinds).non_vacuous()) return;
       for (std::size_t k = 0; k < e.kinds.size(); ++k) {
-        if ((kinds >> k & 1) && !first_of_kind.count(k)) {
-          first_of_kind[k].assign(values, values + e.domains[d].width());
-        }
+        if (kinds >> k & 1) keep(of_kind, k, e.domains[d], values);
       }
+      if (oracle) pairs_of(*oracle, e.domains[d], values, pairs);
     });
     for (std::size_t k = 0; k < e.kinds.size(); ++k) {
       if (is_differential && k != d) continue;  // an operation's kind is the operation itself
-      if (!first_of_kind.count(k)) {
+      if (!of_kind.count(k)) {
         std::cerr << "tpcheck_fuzz_seeds: " << e.name << ": no case of kind '" << e.kinds[k] << "' up to sizes "
                   << kSeedBound.max_tp << " and head counts " << kSeedBound.max_heads << "\n";
         return false;
       }
-      RegistryCase c{&e, IntType::Int64, d, {}};
-      for (const std::int64_t v : first_of_kind[k]) c.values.emplace_back(v);
       const std::string name = is_differential ? std::string(e.domain_names[d]) : std::string(e.name) + "." + slug(e.kinds[k]);
-      if (!add_encoded(files, invariants / "seed" / name, c, true)) return false;
-      if (is_differential && !add_encoded(files, differential / "seed" / name, c, false)) return false;
+      if (!add_seed(files, invariants / "seed" / name, e, d, of_kind[k], is_differential, differential)) return false;
+    }
+    for (const auto& [key, kept] : pairs) {
+      const std::size_t first = key / inv::kMaxKinds, other = key % inv::kMaxKinds;
+      const std::string name = std::string(e.name) + "." + slug(e.kinds[first]) + ".also_" + slug(e.kinds[other]);
+      if (!add_seed(files, invariants / "seed" / name, e, d, kept, false, differential)) return false;
     }
   }
   return true;

@@ -11,6 +11,7 @@
 
 #include "model_test_support.hpp"
 #include "tpcheck/invariants.hpp"
+#include "tpcheck/oracle.hpp"
 
 namespace tpcheck::test {
 namespace {
@@ -39,6 +40,16 @@ using inv::Verdict;
     EXPECT_NE(std::string(v_.reason()).find(because), std::string::npos) << #call << ": " << v_.reason(); \
   } while (0)
 
+// The error oracle's verdict on one call of `operation` (its arguments in
+// the operation's order): the registry's errors invariants, case by case.
+template <class Int, class... Args>
+Verdict errors_where_due(const char* operation, const Args&... args) {
+  const oracle::Oracle* o = oracle::oracle_of_operation(operation);
+  if (!o) return inv::violated(std::string("no oracle for ") + operation);
+  const std::array<Int, sizeof...(Args)> values = {Int(args)...};
+  return oracle::judge_call(*o, values.data());
+}
+
 template <class Int>
 struct Predicates : ::testing::Test {};
 TYPED_TEST_SUITE(Predicates, ModelInts, IntName);
@@ -55,15 +66,19 @@ TYPED_TEST(Predicates, RankMapPredicatesHoldOnSmallPairs) {
         EXPECT_HOLDS(inv::maps_monotone_at(ri, Li, Ri));
         EXPECT_HOLDS(inv::round_trip_returns_home(ri, Li, Ri));
         EXPECT_HOLDS(inv::windows_are_dual(ri, Li, Ri));
-        EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(ri, Li, Ri));
+        EXPECT_HOLDS(errors_where_due<Int>("remote_rank", ri, Li, Ri));
+        EXPECT_HOLDS(errors_where_due<Int>("general_rank", ri, Li, Ri));
+        EXPECT_HOLDS(errors_where_due<Int>("window", ri, Li, Ri));
         EXPECT_HOLDS(inv::general_agrees_with_strict(ri, Li, Ri));
       }
       for (int q = -1; q <= R; ++q) EXPECT_HOLDS(inv::fan_in_balanced(Int(q), Int(L), Int(R)));
-      EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(Int(L), Int(R)));
+      EXPECT_HOLDS(errors_where_due<Int>("tp_ratio", L, R));
+      EXPECT_HOLDS(inv::ratio_is_the_quotient(Int(L), Int(R)));
     }
   }
-  EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(Int(-1), Int(0), Int(6)));
-  EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(Int(0), Int(-3)));
+  EXPECT_HOLDS(errors_where_due<Int>("remote_rank", -1, 0, 6));
+  EXPECT_HOLDS(errors_where_due<Int>("general_rank", -1, 0, 6));
+  EXPECT_HOLDS(errors_where_due<Int>("tp_ratio", 0, -3));
 }
 
 TYPED_TEST(Predicates, RankMapPredicatesHoldAtInt64Extremes) {
@@ -78,10 +93,13 @@ TYPED_TEST(Predicates, RankMapPredicatesHoldAtInt64Extremes) {
     EXPECT_HOLDS(inv::maps_monotone_at(r, L, R));
     EXPECT_HOLDS(inv::round_trip_returns_home(r, L, R));
     EXPECT_HOLDS(inv::windows_are_dual(r, L, R));
-    EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due(r, L, R));
+    EXPECT_HOLDS(errors_where_due<Int>("remote_rank", r, L, R));
+    EXPECT_HOLDS(errors_where_due<Int>("general_rank", r, L, R));
+    EXPECT_HOLDS(errors_where_due<Int>("window_span", r, L, R));
     EXPECT_HOLDS(inv::general_agrees_with_strict(r, L, R));
     EXPECT_HOLDS(inv::fan_in_balanced(r, L, R));
-    EXPECT_HOLDS(inv::ratio_errors_exactly_where_due(L, R));
+    EXPECT_HOLDS(errors_where_due<Int>("tp_ratio", L, R));
+    EXPECT_HOLDS(inv::ratio_is_the_quotient(L, R));
   }
 }
 
@@ -96,7 +114,8 @@ TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldOnSpecConfigurations) {
                          Config{4, 4, 8, false}, Config{8, 4, 4, false}, Config{4, 8, 4, false}, Config{2, 4, 4, true},
                          Config{4, 2, 4, false}, Config{2, 4, 8, false}, Config{8, 4, 8, false}, Config{1, 1, 1, false}}) {
     const Int P = c.P, D = c.D, H = c.H;
-    EXPECT_HOLDS(inv::guards_decide_as_specified(D, P, H, c.mla));
+    EXPECT_HOLDS(errors_where_due<Int>("kv_heads_guard", D, P, H, c.mla));
+    EXPECT_HOLDS(errors_where_due<Int>("kv_heads_guard_strict", D, P, H, c.mla));
     EXPECT_HOLDS(inv::readers_count_plan_copies(P, D, H, c.mla));
     EXPECT_HOLDS(inv::single_readers_count_map_preimages(P, D));
     for (int d = -1; d <= c.D; ++d) {
@@ -109,19 +128,31 @@ TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldOnSpecConfigurations) {
       EXPECT_HOLDS(inv::holders_hold_the_head(Int(h), P, H));
       EXPECT_HOLDS(inv::holders_hold_the_head(Int(h), D, H));
     }
-    for (int p = -1; p <= c.P; ++p) EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(p), P, D));
+    for (int p = -1; p <= c.P; ++p) {
+      EXPECT_HOLDS(errors_where_due<Int>("single_readers", p, P, D));
+      EXPECT_HOLDS(errors_where_due<Int>("readers", p, P, D, H, c.mla));
+    }
+    for (int d = -1; d <= c.D; ++d) {
+      for (const char* op : {"plan", "plan_copy_count", "single_source_plan"}) {
+        EXPECT_HOLDS(errors_where_due<Int>(op, d, P, D, H, c.mla));
+      }
+    }
   }
-  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(0), Int(0), Int(5), false));
-  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(-1), Int(4), Int(4), true));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(0), Int(4), Int(6)));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(-1), Int(0), Int(6)));
+  for (const auto& [L, R, H, mla] : {std::tuple{0, 0, 5, false}, std::tuple{-1, 4, 4, true}}) {
+    EXPECT_HOLDS(errors_where_due<Int>("kv_heads_guard", L, R, H, mla));
+    EXPECT_HOLDS(errors_where_due<Int>("kv_heads_guard_strict", L, R, H, mla));
+  }
+  EXPECT_HOLDS(errors_where_due<Int>("single_readers", 0, 4, 6));
+  EXPECT_HOLDS(errors_where_due<Int>("single_readers", -1, 0, 6));
 }
 
 TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldAtInt64Extremes) {
   using Int = TypeParam;
   const Int M = kMax;
-  EXPECT_HOLDS(inv::guards_decide_as_specified(M, Int(M - 1), M, false));
-  EXPECT_HOLDS(inv::guards_decide_as_specified(Int(kMin), M, Int(1), false));
+  for (const char* guard : {"kv_heads_guard", "kv_heads_guard_strict"}) {
+    EXPECT_HOLDS(errors_where_due<Int>(guard, M, Int(M - 1), M, 0));
+    EXPECT_HOLDS(errors_where_due<Int>(guard, Int(kMin), M, Int(1), 0));
+  }
   for (const auto& [d, P, D, H] : {std::tuple{Int(M - 1), M, M, M}, std::tuple{Int(M - 1), M, M, Int(1)},
                                    std::tuple{Int(M - 2), M, Int(M - 1), Int(1)}, std::tuple{Int(0), Int(1), M, Int(1)},
                                    std::tuple{Int(0), Int(1), Int(1), M}, std::tuple{Int(0), M, Int(1), M}}) {
@@ -134,9 +165,9 @@ TYPED_TEST(Predicates, HeadAndPlanPredicatesHoldAtInt64Extremes) {
   EXPECT_HOLDS(inv::holders_hold_the_head(Int(M - 1), M, M));
   EXPECT_HOLDS(inv::holders_hold_the_head(Int(0), M, Int(1)));
   EXPECT_HOLDS(inv::holders_hold_the_head(Int(4294967295), Int(4611686018427387904), Int(4294967296)));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(M - 1), M, Int(1)));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(0), Int(M - 1), M));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due(Int(kMin), Int(4), Int(4)));
+  EXPECT_HOLDS(errors_where_due<Int>("single_readers", Int(M - 1), M, Int(1)));
+  EXPECT_HOLDS(errors_where_due<Int>("single_readers", Int(0), Int(M - 1), M));
+  EXPECT_HOLDS(errors_where_due<Int>("single_readers", Int(kMin), Int(4), Int(4)));
 }
 
 TYPED_TEST(Predicates, PortPredicatesHold) {
@@ -146,7 +177,7 @@ TYPED_TEST(Predicates, PortPredicatesHold) {
                                  std::tuple{Int(0), Int(0), Int(0)}, std::tuple{Int(-1), Int(-1), Int(16)},
                                  std::tuple{Int(-1), Int(0), Int(16)}, std::tuple{M, Int(M - 1), M},
                                  std::tuple{Int(kMin), Int(kMin), Int(kMin)}}) {
-    EXPECT_HOLDS(inv::port_errors_exactly_where_due(dp, t, T));
+    EXPECT_HOLDS(errors_where_due<Int>("port_offset", dp, t, T));
   }
   EXPECT_HOLDS(inv::port_offsets_distinct(Int(4), Int(16)));
   EXPECT_HOLDS(inv::port_offsets_distinct(Int(3), Int(1)));
@@ -170,12 +201,17 @@ TEST(PredicatesBeyond64Bits, HoldOnHugeSizes) {
   EXPECT_HOLDS(inv::fan_in_balanced<BigInt>(BigInt(5), L, 3 * pow2(69)));  // non-divisible
   EXPECT_HOLDS(inv::round_trip_returns_home<BigInt>(R - 1, R, L));
   EXPECT_HOLDS(inv::windows_are_dual<BigInt>(L - 1, L, R));
-  EXPECT_HOLDS(inv::rank_map_errors_exactly_where_due<BigInt>(BigInt(0), L, 3 * pow2(69)));
-  EXPECT_HOLDS(inv::ratio_errors_exactly_where_due<BigInt>(L, 3 * pow2(69)));
+  EXPECT_HOLDS(errors_where_due<BigInt>("remote_rank", BigInt(0), L, BigInt(3 * pow2(69))));
+  EXPECT_HOLDS(errors_where_due<BigInt>("general_rank", BigInt(0), L, BigInt(3 * pow2(69))));
+  EXPECT_HOLDS(errors_where_due<BigInt>("tp_ratio", L, BigInt(3 * pow2(69))));
+  EXPECT_HOLDS(errors_where_due<BigInt>("window", BigInt(0), L, R));  // 4 ranks
+  EXPECT_HOLDS(errors_where_due<BigInt>("window", BigInt(0), BigInt(1), L));  // 2^70 ranks: too many to list
   EXPECT_HOLDS(inv::general_agrees_with_strict<BigInt>(L - 1, L, R));
-  EXPECT_HOLDS(inv::guards_decide_as_specified<BigInt>(L, R, H, false));
-  EXPECT_HOLDS(inv::count_errors_exactly_where_due<BigInt>(L - 1, L, R));
-  EXPECT_HOLDS(inv::port_errors_exactly_where_due<BigInt>(L, L - 1, L));
+  EXPECT_HOLDS(errors_where_due<BigInt>("kv_heads_guard", L, R, H, 0));
+  EXPECT_HOLDS(errors_where_due<BigInt>("kv_heads_guard_strict", L, R, H, 0));
+  EXPECT_HOLDS(errors_where_due<BigInt>("single_readers", BigInt(L - 1), L, R));
+  EXPECT_HOLDS(errors_where_due<BigInt>("port_offset", L, BigInt(L - 1), L));
+  EXPECT_HOLDS(errors_where_due<BigInt>("plan", BigInt(0), L, BigInt(1), L, 0));  // 2^70 copies: too many to list
   EXPECT_HOLDS(inv::holders_hold_the_head<BigInt>(H - 1, L, H));
   EXPECT_HOLDS(inv::plan_partitions_own_heads<BigInt>(R - 1, L, R, H, false));
   EXPECT_HOLDS(inv::plan_matches_head_by_head_rule<BigInt>(R - 1, L, R, H, false));
@@ -203,11 +239,13 @@ TYPED_TEST(Predicates, RankMapPredicatesSpeakExactlyAboutTheirInputs) {
   EXPECT_VACUOUS(inv::mapped_rank_in_bounds(Int(4), Int(4), Int(6)), "not a valid rank");
   EXPECT_SPEAKS(inv::fan_in_balanced(Int(5), Int(4), Int(6)));
   EXPECT_VACUOUS(inv::fan_in_balanced(Int(6), Int(4), Int(6)), "not a remote rank");
-  // The errors predicates speak about every input.
-  EXPECT_SPEAKS(inv::rank_map_errors_exactly_where_due(Int(-1), Int(0), Int(6)));
-  EXPECT_SPEAKS(inv::ratio_errors_exactly_where_due(Int(0), Int(-3)));
-  EXPECT_SPEAKS(inv::count_errors_exactly_where_due(Int(7), Int(4), Int(6)));
-  EXPECT_SPEAKS(inv::port_errors_exactly_where_due(Int(-1), Int(0), Int(0)));
+  EXPECT_SPEAKS(inv::ratio_is_the_quotient(Int(8), Int(4)));
+  EXPECT_VACUOUS(inv::ratio_is_the_quotient(Int(4), Int(6)), "not a divisible pair");
+  // The error oracle speaks about every input.
+  EXPECT_SPEAKS(errors_where_due<Int>("remote_rank", -1, 0, 6));
+  EXPECT_SPEAKS(errors_where_due<Int>("tp_ratio", 0, -3));
+  EXPECT_SPEAKS(errors_where_due<Int>("single_readers", 7, 4, 6));
+  EXPECT_SPEAKS(errors_where_due<Int>("port_offset", -1, 0, 0));
 }
 
 TYPED_TEST(Predicates, PlanPredicatesSpeakExactlyAboutLoadableDeployments) {

@@ -1,5 +1,7 @@
 // A failure's message, spelled out on demand (outcome.hpp says why).
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <span>
 #include <stdexcept>
@@ -89,16 +91,42 @@ bool FailureText::same_pieces(const FailureText& a, const FailureText& b) {
   return true;
 }
 
+void FailureText::views(std::array<std::string_view, kMaxPieces>& out, Digits& digits) const {
+  for (std::size_t i = 0; i < count_; ++i) {
+    const Piece& p = pieces_[i];
+    switch (p.kind) {
+      case Kind::Literal: out[i] = p.as.literal; break;
+      case Kind::Integer: {
+        const auto written = std::to_chars(digits[i].data(), digits[i].data() + digits[i].size(), p.as.integer);
+        out[i] = std::string_view(digits[i].data(), static_cast<std::size_t>(written.ptr - digits[i].data()));
+        break;
+      }
+      case Kind::Text: out[i] = std::string_view(text_).substr(p.as.text[0], p.as.text[1]); break;
+    }
+  }
+}
+
+bool FailureText::same_text(const FailureText& a, const FailureText& b) {
+  std::array<std::string_view, kMaxPieces> x, y;
+  Digits x_digits, y_digits;
+  a.views(x, x_digits);
+  b.views(y, y_digits);
+  std::size_t i = 0, j = 0;    // the pieces being compared
+  std::size_t at = 0, bt = 0;  // how far into each
+  while (true) {
+    while (i < a.count_ && at == x[i].size()) ++i, at = 0;
+    while (j < b.count_ && bt == y[j].size()) ++j, bt = 0;
+    if (i == a.count_ || j == b.count_) return i == a.count_ && j == b.count_;
+    const std::size_t n = std::min(x[i].size() - at, y[j].size() - bt);
+    if (x[i].substr(at, n) != y[j].substr(bt, n)) return false;
+    at += n;
+    bt += n;
+  }
+}
+
 bool operator==(const FailureText& a, const FailureText& b) {
-  if (FailureText::same_pieces(a, b)) return true;
-  // Pieces that differ may still spell the same text; compared in buffers
-  // kept per thread, so a comparison allocates only while they grow.
-  thread_local std::string x, y;
-  x.clear();
-  y.clear();
-  a.append_to(x);
-  b.append_to(y);
-  return x == y;
+  // Pieces that differ may still spell the same text.
+  return FailureText::same_pieces(a, b) || FailureText::same_text(a, b);
 }
 
 }  // namespace tpcheck

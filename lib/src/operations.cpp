@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <tuple>
 #include <unordered_map>
 
 #include "tpcheck/deployment.hpp"
@@ -59,13 +60,24 @@ inline Outcome<bool> as_outcome(bool v) { return v; }
 template <class Int>
 using Args = std::span<const Int>;
 
+// What an operation gives in one integer type: its rendered outcome, and its
+// failure alone.
+template <class Int>
+struct InType {
+  std::function<std::string(Args<Int>)> render;
+  std::function<std::optional<Failure>(Args<Int>)> failure;
+};
+
 struct Operation {
   OperationInfo info;
-  std::function<std::string(Args<std::int16_t>)> render16;
-  std::function<std::string(Args<std::int64_t>)> render64;
-  std::function<std::string(Args<BigInt>)> render_big;
+  std::tuple<InType<std::int16_t>, InType<std::int64_t>, InType<BigInt>> in_types;
   std::function<bool(Args<std::int16_t>)> agree16;
   std::function<bool(Args<std::int64_t>)> agree64;
+
+  template <class Int>
+  const InType<Int>& in() const {
+    return std::get<InType<Int>>(in_types);
+  }
 };
 
 // The cpp_int copy of narrow arguments (no operation has more than twelve).
@@ -86,15 +98,24 @@ bool agrees(const Body& body, Args<Narrow> a) {
                              : narrow_outcome.failure() == wide_outcome.failure();
 }
 
+template <class Int, class Body>
+InType<Int> in_type(const Body& body) {
+  return {[body](Args<Int> a) { return render(as_outcome(body(a))); },
+          [body](Args<Int> a) -> std::optional<Failure> {
+            auto outcome = as_outcome(body(a));
+            if (outcome.ok()) return std::nullopt;
+            return outcome.failure();
+          }};
+}
+
 // One generic body over the model's Int serves every integer type: the
-// rendered outcome `tpcheck eval` prints, and the typed comparison of a narrow
-// model with cpp_int (no text is built unless they disagree).
+// rendered outcome `tpcheck eval` prints, the failure alone, and the typed
+// comparison of a narrow model with cpp_int (no text is built unless they
+// disagree).
 template <class Body>
 Operation op(std::string_view name, std::vector<Param> params, Body body) {
   return {{name, std::move(params)},
-          [body](Args<std::int16_t> a) { return render(as_outcome(body(a))); },
-          [body](Args<std::int64_t> a) { return render(as_outcome(body(a))); },
-          [body](Args<BigInt> a) { return render(as_outcome(body(a))); },
+          {in_type<std::int16_t>(body), in_type<std::int64_t>(body), in_type<BigInt>(body)},
           [body](Args<std::int16_t> a) { return agrees<std::int16_t>(body, a); },
           [body](Args<std::int64_t> a) { return agrees<std::int64_t>(body, a); }};
 }
@@ -288,18 +309,19 @@ std::optional<std::size_t> operation_index(std::string_view name) {
 
 template <ModelInt Int>
 std::string evaluate_in(std::size_t op, std::span<const Int> args) {
-  const Operation& o = table().at(op);
-  if constexpr (std::same_as<Int, std::int16_t>) {
-    return o.render16(args);
-  } else if constexpr (std::same_as<Int, std::int64_t>) {
-    return o.render64(args);
-  } else {
-    return o.render_big(args);
-  }
+  return table().at(op).in<Int>().render(args);
 }
 template std::string evaluate_in<std::int16_t>(std::size_t, std::span<const std::int16_t>);
 template std::string evaluate_in<std::int64_t>(std::size_t, std::span<const std::int64_t>);
 template std::string evaluate_in<BigInt>(std::size_t, std::span<const BigInt>);
+
+template <ModelInt Int>
+std::optional<Failure> failure_in(std::size_t op, std::span<const Int> args) {
+  return table().at(op).in<Int>().failure(args);
+}
+template std::optional<Failure> failure_in<std::int16_t>(std::size_t, std::span<const std::int16_t>);
+template std::optional<Failure> failure_in<std::int64_t>(std::size_t, std::span<const std::int64_t>);
+template std::optional<Failure> failure_in<BigInt>(std::size_t, std::span<const BigInt>);
 
 template <class Narrow>
 bool narrow_agrees_with_cpp_int(std::size_t op, std::span<const Narrow> args) {

@@ -138,7 +138,7 @@ inline Choice shape_count(const Block& b) {
     case BlockKind::DpRank: return static_cast<DpRanks>(b.option) == DpRanks::Any ? 6 : 4;
     case BlockKind::Size:
     case BlockKind::DpSize: return static_cast<Sizes>(b.option) == Sizes::WithNonPositive ? 8 : 1;
-    case BlockKind::Hosts: return 5;
+    case BlockKind::Hosts: return static_cast<Sizes>(b.option) == Sizes::WithNonPositive ? 7 : 5;
     case BlockKind::BasePort: return 6;
     case BlockKind::Flag: return 2;
     case BlockKind::StageSplit: return static_cast<Splits>(b.option) == Splits::WithInvalid ? 6 : 3;

@@ -1,4 +1,5 @@
-// §7, §9.4 and §9.8: who waits for how many completions. Each check, and its
+// §7 and §9.8: who waits for how many completions (where the counts fail is
+// the error oracle's, preconditions_plan.cpp). Each check, and its
 // declaration in the registry right after it.
 #include <algorithm>
 #include <vector>
@@ -22,41 +23,6 @@ constexpr auto prefill_larger = [](const auto& P, const auto& D, const auto&...)
 constexpr auto same_size = [](const auto& P, const auto& D, const auto&...) { return P >= 1 && P == D; };
 
 }  // namespace
-
-template <ModelInt Int>
-Verdict count_errors_exactly_where_due(const Int& p, const Int& P, const Int& D) {
-  const Outcome<Int> got = single_readers(p, P, D);
-  const auto name = [&] { return call("single_readers", p, P, D); };
-  if (P <= 0 || D <= 0) return expect_failure(name, got, expected_value_error("TP sizes must be positive"));
-  if (p < 0 || p >= P) return expect_failure(name, got, expected_value_error("producer_tp_rank ", p, " must be in [0, ", P, ")"));
-  if (D >= P && floor_mod<Int>(D, P) != 0) {
-    return expect_failure(name, got, expected_value_error("consumer tp_size ", D, " must be a multiple of producer tp_size ", P,
-                                                          " for heterogeneous-TP P/D"));
-  }
-  if (D < P && floor_mod<Int>(P, D) != 0) {
-    return expect_failure(name, got, expected_value_error("producer tp_size ", P, " must be a multiple of consumer tp_size ", D,
-                                                          " for heterogeneous-TP P/D"));
-  }
-  return expect_success(name, got, "on a valid divisible input");
-}
-
-TPCHECK_INVARIANT(CountErrorsFireExactlyWhereDue, "§9.4", Errors,
-    domain(pair("P", "D", Pairs::WithNonPositive), rank("p", "P", Ranks::WithInvalid)),
-    kinds(kind("sizes not positive", [](const auto& P, const auto& D, const auto&) { return P <= 0 || D <= 0; }),
-          kind("producer rank out of range", [](const auto& P, const auto& D, const auto& p) {
-            return P >= 1 && D >= 1 && (p < 0 || p >= P);
-          }),
-          kind("consumer larger, not a multiple", [](const auto& P, const auto& D, const auto& p) {
-            return p >= 0 && p < P && decode_larger(P, D) && !divisible_pair(P, D);
-          }),
-          kind("producer larger, not a multiple", [](const auto& P, const auto& D, const auto& p) {
-            return p >= 0 && p < P && prefill_larger(P, D) && !divisible_pair(P, D);
-          }),
-          kind("valid, divisible", [](const auto& P, const auto& D, const auto& p) {
-            return p >= 0 && p < P && divisible_pair(P, D);
-          })),
-    min_non_vacuous(1.0).proof(Proof::by_z3("all integers p, P, D")),
-    [](const auto& P, const auto& D, const auto& p) { return count_errors_exactly_where_due(p, P, D); });
 
 template <ModelInt Int>
 Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool mla) {
@@ -164,7 +130,6 @@ TPCHECK_INVARIANT(SingleReadersEqualTheMapsPreimages, "§9.8", CompletionCounts,
     [](const auto& P, const auto& D) { return single_readers_count_map_preimages(P, D); });
 
 #define TPCHECK_COUNT_INVARIANTS(Int)                                                          \
-  template Verdict count_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&);    \
   template Verdict readers_count_plan_copies<Int>(const Int&, const Int&, const Int&, bool);   \
   template Verdict single_readers_count_map_preimages<Int>(const Int&, const Int&);
 TPCHECK_INSTANTIATE(TPCHECK_COUNT_INVARIANTS)

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "oracle_entry.hpp"
 #include "tpcheck/domain.hpp"
 #include "tpcheck/registry.hpp"
 
@@ -168,6 +169,25 @@ Entry make_entry(const char* name, const char* section, Family family, std::vect
   [[maybe_unused]] const ::tpcheck::inv::declare::detail::Registration registration_##Name{           \
       ::tpcheck::inv::declare::detail::make_entry(#Name, Section, ::tpcheck::inv::Family::FamilyName, \
                                                   Domain, Kinds, Settings, __VA_ARGS__)}
+
+// An operation's preconditions (tpcheck/oracle.hpp), declared once as the
+// SPEC states them: the entry Name checks that the operation fails exactly
+// there, with the first failing one's exception and text, and succeeds
+// elsewhere.
+//
+//   TPCHECK_ORACLE(RemoteRankErrorsFireExactlyWhereDue, "§1", "remote_rank(r, L, R)",
+//       [](const auto& r, const auto& L, const auto& R) {
+//         return preconditions(
+//             fails_if("sizes not positive", L <= 0 || R <= 0, value_error("TP sizes must be positive")),
+//             fails_if("rank out of range", r < 0 || r >= L, value_error("local_tp_rank {r} must be in [0, {L})")));
+//       });
+//
+// The signature names the operation as `tpcheck eval` does and its
+// parameters in its order (lib/'s names, case aside); an optional
+// `options()...` before the lambda changes the domain or the proof status.
+#define TPCHECK_ORACLE(Name, Section, Signature, ...)                                       \
+  [[maybe_unused]] const ::tpcheck::inv::declare::detail::Registration registration_##Name{ \
+      ::tpcheck::oracle::detail::make_entry(#Name, Section, Signature, __VA_ARGS__)}
 
 // Every file of declarations names itself once, so that registry.cpp can make
 // the linker keep it (a static library drops object files nobody refers to).

@@ -72,6 +72,11 @@ Block with_narrow_edges(Block b, std::int64_t from) {
   return b;
 }
 
+Block with_listing_edge(Block b) {
+  b.listing_edge = true;
+  return b;
+}
+
 Block dp_rank(const char* name, DpRanks option) {
   return make(BlockKind::DpRank, static_cast<std::uint8_t>(option), name);
 }
@@ -80,7 +85,9 @@ Block dp_size(const char* name, Sizes option) {
   return make(BlockKind::DpSize, static_cast<std::uint8_t>(option), name);
 }
 
-Block hosts(const char* name, const char* of) { return make(BlockKind::Hosts, 0, name, of); }
+Block hosts(const char* name, const char* of, Sizes option) {
+  return make(BlockKind::Hosts, static_cast<std::uint8_t>(option), name, of);
+}
 
 Block base_port(const char* name, const char* dp_size, const char* tp_size) {
   return make(BlockKind::BasePort, 0, name, dp_size, tp_size);
@@ -179,12 +186,14 @@ I rank_bound(const Block& b, const I* values) {
   return bound;
 }
 
-// kNarrowEdges past `max`, when the block asks for them.
+// kNarrowEdges and kListingEdge past `max`, when the block asks for them.
 void narrow_edges_past(const Block& b, I max, std::vector<I>& out) {
-  if (!b.narrow_edges) return;
-  for (const I edge : kNarrowEdges) {
-    if (edge > max && edge >= b.narrow_edges_from) out.push_back(edge);
+  if (b.narrow_edges) {
+    for (const I edge : kNarrowEdges) {
+      if (edge > max && edge >= b.narrow_edges_from) out.push_back(edge);
+    }
   }
+  if (b.listing_edge && kListingEdge > max) out.push_back(kListingEdge);
 }
 
 void sizes(const Block& b, I max, std::vector<I>& out) {
@@ -326,7 +335,8 @@ void head_counts(const Block& b, const Bound& bound, const I* values, std::vecto
   }
 }
 
-void host_counts(I T, std::vector<I>& out) {
+void host_counts(Sizes option, I T, std::vector<I>& out) {
+  if (option == Sizes::WithNonPositive) range(-1, 0, out);
   range(1, std::min(kSweepHosts, std::max<I>(T + 1, 2)), out);
   for (const I n : {T, T + 1}) {
     if (n > out.back()) out.push_back(n);
@@ -364,7 +374,7 @@ void block_values(const Block& b, const Bound& bound, const std::int64_t* values
     case BlockKind::Flag: range(0, 1, out); break;
     case BlockKind::DpRank: range(static_cast<DpRanks>(b.option) == DpRanks::Any ? -1 : 0, kSweepDpSizes - 1, out); break;
     case BlockKind::DpSize: sizes(b, kSweepDpSizes, out); break;
-    case BlockKind::Hosts: host_counts(values[b.of[0]], out); break;
+    case BlockKind::Hosts: host_counts(static_cast<Sizes>(b.option), values[b.of[0]], out); break;
     case BlockKind::BasePort: base_ports(values[b.of[0]], values[b.of[1]], out); break;
     case BlockKind::StageSplit: stage_splits(b, values, out); break;
     case BlockKind::Stage: {
@@ -382,7 +392,8 @@ namespace {
 std::string option_text(const Block& b) {
   switch (b.kind) {
     case BlockKind::Size:
-    case BlockKind::DpSize: return static_cast<Sizes>(b.option) == Sizes::Positive ? "" : ": with non-positive";
+    case BlockKind::DpSize:
+    case BlockKind::Hosts: return static_cast<Sizes>(b.option) == Sizes::Positive ? "" : ": with non-positive";
     case BlockKind::Pair:
       switch (static_cast<Pairs>(b.option)) {
         case Pairs::Divisible: return ": divisible";
@@ -456,6 +467,7 @@ std::string domain_text(const Domain& d) {
     }
     if (b.given_name) out += std::string(", all only for a valid ") + b.given_name;
     if (b.narrow_edges) out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
+    if (b.listing_edge) out += ", and past the listing limit";
     out += ")";
   }
   if (d.cap_tp_ > 0) {

@@ -230,6 +230,8 @@ BigInt decode_hosts(Reader& in, const BigInt* values, const Block& b, const Limi
     case 1: return T >= 1 ? boost::multiprecision::gcd(T, BigInt(1 + f)) : BigInt(1);
     case 2: return 2 + f;
     case 3: return T >= 1 ? clamp(BigInt(T + 1 + f % 16), 1, limits.highest) : BigInt(2 + f);
+    case 5: return 0;  // 5 and 6 only WithNonPositive
+    case 6: return -BigInt(1 + f);
     default: return m;
   }
 }

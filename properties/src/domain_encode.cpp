@@ -211,8 +211,11 @@ bool encode_hosts(const BigInt& n, const BigInt* values, const Block& b, const L
   Writer mw(m);
   Choice cls = 4, f = 0;
   bool ok = put_magnitude(mw, 1, 1);
+  const bool non_positive = static_cast<Sizes>(b.option) == Sizes::WithNonPositive;
   if (n == 1) {
     cls = 0;
+  } else if (non_positive && n <= 0 && -n - 1 < 256) {
+    cls = n == 0 ? 5 : 6, f = n == 0 ? 0 : static_cast<Choice>(-n - 1);
   } else if (T >= 1 && n >= 1 && T % n == 0 && n - 1 < 256) {
     cls = 1, f = static_cast<Choice>(n - 1);
   } else if (n >= 2 && n - 2 < 256) {

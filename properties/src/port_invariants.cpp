@@ -1,4 +1,5 @@
-// §8, §9.4 and §9.9: ports and hosts. Each check, and its declaration in the
+// §8 and §9.9: ports and hosts (where they fail is the error oracle's,
+// preconditions_ports.cpp). Each check, and its declaration in the
 // registry right after it.
 #include <algorithm>
 #include <vector>
@@ -28,25 +29,6 @@ bool positive_deployment(const Int& base, const Int& dp_size, const Int& T) {
 }
 
 }  // namespace
-
-template <ModelInt Int>
-Verdict port_errors_exactly_where_due(const Int& dp, const Int& t, const Int& T) {
-  const auto got = port_offset(dp, t, T);
-  const auto name = [&] { return call("port_offset", dp, t, T); };
-  if (T <= 0) return expect_failure(name, got, expected_value_error("tp_size must be positive"));
-  if (t < 0 || t >= T) return expect_failure(name, got, expected_value_error("tp_rank ", t, " must be in [0, ", T, ")"));
-  if (dp < 0) return expect_failure(name, got, expected_value_error("dp_rank ", dp, " must be non-negative"));
-  return expect_success(name, got, "on valid input");
-}
-
-TPCHECK_INVARIANT(PortErrorsFireExactlyWhereDue, "§9.4", Errors,
-    domain(size("T", Sizes::WithNonPositive), rank("t", "T", Ranks::WithInvalid), dp_rank("dp", DpRanks::Any)),
-    kinds(kind("tp_size not positive", [](const auto& T, const auto&, const auto&) { return T <= 0; }),
-          kind("tp_rank out of range", [](const auto& T, const auto& t, const auto&) { return T >= 1 && (t < 0 || t >= T); }),
-          kind("dp_rank negative", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp < 0; }),
-          kind("valid", [](const auto& T, const auto& t, const auto& dp) { return t >= 0 && t < T && dp >= 0; })),
-    min_non_vacuous(1.0).proof(Proof::by_z3("all integers dp, t, T")),
-    [](const auto& T, const auto& t, const auto& dp) { return port_errors_exactly_where_due(dp, t, T); });
 
 template <ModelInt Int>
 Verdict port_offsets_distinct(const Int& dp_size, const Int& T) {
@@ -170,7 +152,6 @@ TPCHECK_INVARIANT(PortRangeRejectsExactlyTheOverflowingDeployments, "§9.9", Por
     [](const auto& dp_size, const auto& T, const auto& base) { return port_range_rejects_exactly_overflow(base, dp_size, T); });
 
 #define TPCHECK_PORT_INVARIANTS(Int)                                                                               \
-  template Verdict port_errors_exactly_where_due<Int>(const Int&, const Int&, const Int&);                         \
   template Verdict port_offsets_distinct<Int>(const Int&, const Int&);                                             \
   template Verdict dialed_peer_is_the_mapped_rank<Int>(const Int&, const Int&, const Int&, const Int&, const Int&); \
   template Verdict port_range_rejects_exactly_overflow<Int>(const Int&, const Int&, const Int&);

@@ -13,12 +13,16 @@
 // the linker keep it, and with it its declarations.
 namespace tpcheck::inv::declare::files {
 extern int rank_map_invariants, head_invariants, plan_invariants, count_invariants, port_invariants,
-    deployment_invariants, stage_invariants, differential;
+    deployment_invariants, stage_invariants, differential, preconditions_rank_map, preconditions_heads,
+    preconditions_plan, preconditions_ports, preconditions_deployment;
 // An object with external linkage holding their addresses: the compiler must
 // emit it, so the linker must resolve (and keep) every file it points to.
 extern int* const all[];
-int* const all[] = {&rank_map_invariants, &head_invariants, &plan_invariants, &count_invariants,
-                    &port_invariants, &deployment_invariants, &stage_invariants, &differential};
+int* const all[] = {&rank_map_invariants,    &head_invariants,       &plan_invariants,
+                    &count_invariants,       &port_invariants,       &deployment_invariants,
+                    &stage_invariants,       &differential,          &preconditions_rank_map,
+                    &preconditions_heads,    &preconditions_plan,    &preconditions_ports,
+                    &preconditions_deployment};
 }  // namespace tpcheck::inv::declare::files
 
 namespace tpcheck::inv {

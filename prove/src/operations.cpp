@@ -75,6 +75,14 @@ const EncodedOperation* encoded_operation(std::string_view name) {
   return nullptr;
 }
 
+const EncodedOperation* encoded_operation_of(std::string_view eval_name) {
+  constexpr std::string_view kAccepts = "_accepts";
+  if (eval_name.size() > kAccepts.size() && eval_name.substr(eval_name.size() - kAccepts.size()) == kAccepts) {
+    return encoded_operation("sizing_accepted_" + std::string(eval_name.substr(0, eval_name.size() - kAccepts.size())));
+  }
+  return encoded_operation(eval_name);
+}
+
 std::vector<z3::expr> parameter_constants(z3::context& c, const EncodedOperation& op) {
   std::vector<z3::expr> out;
   for (const std::string_view p : op.params) {

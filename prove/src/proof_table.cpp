@@ -1,5 +1,6 @@
 // The goals of each invariant, by the registry's name, and the check that
 // the registry's proof statuses agree with them.
+#include <stdexcept>
 #include <string>
 
 #include "tpcheck/prove/proofs.hpp"
@@ -7,37 +8,47 @@
 namespace tpcheck::prove {
 
 const std::vector<InvariantGoals>& invariant_goals() {
-  static const std::vector<InvariantGoals> table = {
-      {"MappedRankStaysInBounds", mapped_rank_stays_in_bounds},
-      {"RankMapsAreMonotone", rank_maps_are_monotone},
-      {"EveryRemoteRankHasBalancedFanIn", every_remote_rank_has_balanced_fan_in},
-      {"RoundTripReturnsHome", round_trip_returns_home},
-      {"WindowsAreDual", windows_are_dual},
-      {"ErrorsFireExactlyOnNonDivisiblePairs", errors_fire_exactly_on_non_divisible_pairs},
-      {"RatioFailsExactlyOnNonDivisiblePairs", ratio_fails_exactly_on_non_divisible_pairs},
-      {"GeneralMapAgreesWithStrictMap", general_map_agrees_with_strict_map},
-      {"HeadGuardsDecideAsSpecified", head_guards_decide_as_specified},
-      {"HeadOwnershipFailsExactlyOnInvalidInput", head_ownership_fails_exactly_on_invalid_input},
-      {"HoldersHoldExactlyTheirHead", holders_hold_exactly_their_head},
-      {"SingleSourceHoldsExactlyTheDecodeRanksHeads", single_source_holds_exactly_the_decode_ranks_heads},
-      {"PlanPartitionsTheDecodeRanksHeads", plan_partitions_the_decode_ranks_heads},
-      {"PlanFollowsTheHeadByHeadRule", plan_follows_the_head_by_head_rule},
-      {"PlanSourcesMatchNixlOnDivisiblePairs", plan_sources_match_nixl_on_divisible_pairs},
-      {"CountErrorsFireExactlyWhereDue", count_errors_fire_exactly_where_due},
-      {"SingleReadersEqualTheMapsPreimages", single_readers_equal_the_maps_preimages},
-      {"PortErrorsFireExactlyWhereDue", port_errors_fire_exactly_where_due},
-      {"PortOffsetsNeverCollide", port_offsets_never_collide},
-      {"DecodeRankDialsItsMappedPeer", decode_rank_dials_its_mapped_peer},
-      {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
-      {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
-      {"WholeBlockCopyOnlyBetweenEqualHeadsPerRank", whole_block_copy_only_between_equal_heads_per_rank},
-  };
+  static const std::vector<InvariantGoals> table = [] {
+    std::vector<InvariantGoals> t = {
+        {"MappedRankStaysInBounds", mapped_rank_stays_in_bounds},
+        {"RankMapsAreMonotone", rank_maps_are_monotone},
+        {"EveryRemoteRankHasBalancedFanIn", every_remote_rank_has_balanced_fan_in},
+        {"RoundTripReturnsHome", round_trip_returns_home},
+        {"WindowsAreDual", windows_are_dual},
+        {"RatioIsTheQuotientOfDivisibleSizes", ratio_is_the_quotient_of_divisible_sizes},
+        {"GeneralMapAgreesWithStrictMap", general_map_agrees_with_strict_map},
+        {"HeadsShardExactlyWhereOneDividesTheOther", heads_shard_exactly_where_one_divides_the_other},
+        {"HoldersHoldExactlyTheirHead", holders_hold_exactly_their_head},
+        {"SingleSourceHoldsExactlyTheDecodeRanksHeads", single_source_holds_exactly_the_decode_ranks_heads},
+        {"PlanPartitionsTheDecodeRanksHeads", plan_partitions_the_decode_ranks_heads},
+        {"PlanFollowsTheHeadByHeadRule", plan_follows_the_head_by_head_rule},
+        {"PlanSourcesMatchNixlOnDivisiblePairs", plan_sources_match_nixl_on_divisible_pairs},
+        {"SingleReadersEqualTheMapsPreimages", single_readers_equal_the_maps_preimages},
+        {"PortOffsetsNeverCollide", port_offsets_never_collide},
+        {"DecodeRankDialsItsMappedPeer", decode_rank_dials_its_mapped_peer},
+        {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
+        {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
+        {"WholeBlockCopyOnlyBetweenEqualHeadsPerRank", whole_block_copy_only_between_equal_heads_per_rank},
+    };
+    // Every error oracle, from its own preconditions, where the encoding has
+    // its operation and its texts.
+    for (const oracle::Oracle* o : oracle::oracles()) {
+      try {
+        z3::context c;
+        oracle_goals(Encoding(c), *o);
+        t.push_back({o->entry, [o](const Encoding& e) { return oracle_goals(e, *o); }});
+      } catch (const std::invalid_argument& e) {
+        t.push_back({o->entry, nullptr, e.what()});
+      }
+    }
+    return t;
+  }();
   return table;
 }
 
 const InvariantGoals* goals_of(std::string_view invariant) {
   for (const InvariantGoals& g : invariant_goals()) {
-    if (g.invariant == invariant) return &g;
+    if (g.invariant == invariant && g.goals) return &g;
   }
   return nullptr;
 }
@@ -60,7 +71,13 @@ std::vector<std::string> proof_status_disagreements(const std::vector<inv::Entry
       continue;
     }
     if (!has_text) out.push_back(name + ": its proof status has no text (for which inputs, or why not)");
-    if (e.proof.has_goals() && n == 0) out.push_back(name + ": the registry says it is proved or stated, prove/ has no goals for it");
+    if (e.proof.has_goals() && n == 0) {
+      std::string why;
+      for (const InvariantGoals& g : goals) {
+        if (g.invariant == name && !g.cannot_state.empty()) why = " (" + g.cannot_state + ")";
+      }
+      out.push_back(name + ": the registry says it is proved or stated, prove/ has no goals for it" + why);
+    }
     if (e.proof.status == Status::NotProvable && n > 0) out.push_back(name + ": the registry says it is not provable, prove/ has goals for it");
     if (n > 1) out.push_back(name + ": prove/ has " + std::to_string(n) + " sets of goals for it");
   }

@@ -1,34 +1,7 @@
-// Proofs of the completion-count and port invariants (SPEC §9.4, §9.8, §9.9).
+// Proofs of the completion-count and port invariants (SPEC §9.8, §9.9).
 #include "tpcheck/prove/proofs.hpp"
 
 namespace tpcheck::prove {
-
-std::vector<Goal> count_errors_fire_exactly_where_due(const Encoding& e) {
-  Goals g(e);
-  const z3::expr p = g.integer("p"), P = g.integer("P"), D = g.integer("D");
-  // SPEC §7, in its order.
-  Checks spec(e.ctx());
-  spec.fail_if(P <= 0 || D <= 0, Message::TpSizesMustBePositive);
-  spec.fail_if(p < 0 || p >= P, Message::ProducerRankOutOfRange, {p, P});
-  spec.fail_if(D >= P && floor_mod(D, P) != 0, Message::ConsumerNotMultiple, {D, P});
-  spec.fail_if(D < P && floor_mod(P, D) != 0, Message::ProducerNotMultiple, {P, D});
-  g.add("single_readers fails exactly as SPEC §7 says, in its order, and nowhere else", e.ctx().bool_val(true),
-        e.single_readers(p, P, D).fails_like(spec.returning({})), {{"single_readers", {p, P, D}}});
-  return g.take();
-}
-
-std::vector<Goal> port_errors_fire_exactly_where_due(const Encoding& e) {
-  Goals g(e);
-  const z3::expr dp = g.integer("dp"), t = g.integer("t"), T = g.integer("T");
-  // SPEC §8, in its order.
-  Checks spec(e.ctx());
-  spec.fail_if(T <= 0, Message::PortTpSizeNotPositive);
-  spec.fail_if(t < 0 || t >= T, Message::TpRankOutOfRange, {t, T});
-  spec.fail_if(dp < 0, Message::DpRankNegative, {dp});
-  g.add("port_offset fails exactly as SPEC §8 says, in its order, and nowhere else", e.ctx().bool_val(true),
-        e.port_offset(dp, t, T).fails_like(spec.returning({})), {{"port_offset", {dp, t, T}}});
-  return g.take();
-}
 
 std::vector<Goal> port_offsets_never_collide(const Encoding& e) {
   Goals g(e);

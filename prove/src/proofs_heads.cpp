@@ -1,44 +1,14 @@
-// Proofs of the head-ownership and head-guard invariants (SPEC §9.4, §9.6 on §4-5).
+// Proofs of the head-ownership invariants (SPEC §4; where ownership and the
+// head guards fail is the error oracle's, proofs_oracles.cpp).
 #include "tpcheck/prove/proofs.hpp"
 
 namespace tpcheck::prove {
 
-std::vector<Goal> head_guards_decide_as_specified(const Encoding& e) {
+std::vector<Goal> heads_shard_exactly_where_one_divides_the_other(const Encoding& e) {
   Goals g(e);
-  const z3::expr L = g.integer("L"), R = g.integer("R"), H = g.integer("H"), mla = g.flag("mla");
-  const z3::expr accepted_at_once = mla || L == R;
-  const z3::expr not_positive = L <= 0 || R <= 0 || H <= 0;
-  // SPEC §5, rules 1-4 in order.
-  Checks upstream(e.ctx());
-  upstream.fail_if(!accepted_at_once && not_positive, Message::GuardNotPositive);
-  upstream.fail_if(!accepted_at_once && min(L, R) < H, Message::GuardNeedsReplicatedHeads, {H, L, R});
-  Checks strict(e.ctx());
-  strict.fail_if(not_positive, Message::GuardNotPositive);
-  strict.fail_if(!accepted_at_once && min(L, R) < H, Message::GuardNeedsReplicatedHeads, {H, L, R});
-  g.add("kv_heads_guard accepts or fails exactly as SPEC §5's rules 1-4 say, with their texts", e.ctx().bool_val(true),
-        e.kv_heads_guard(L, R, H, mla).fails_like(upstream.returning({})), {{"kv_heads_guard", {L, R, H, mla}}});
-  g.add("kv_heads_guard_strict checks positivity first, then decides as kv_heads_guard", e.ctx().bool_val(true),
-        e.kv_heads_guard_strict(L, R, H, mla).fails_like(strict.returning({})),
-        {{"kv_heads_guard_strict", {L, R, H, mla}}});
-  return g.take();
-}
-
-std::vector<Goal> head_ownership_fails_exactly_on_invalid_input(const Encoding& e) {
-  Goals g(e);
-  const z3::expr r = g.integer("r"), T = g.integer("T"), H = g.integer("H");
-  const z3::expr shard = heads_shard(T, H);
+  const z3::expr T = g.integer("T"), H = g.integer("H");
   g.add("head_compatible(T, H) holds exactly when H heads shard over T ranks", e.ctx().bool_val(true),
-        e.head_compatible(T, H).value[0] == shard, {{"head_compatible", {T, H}}});
-  const OutcomeTerm heads = e.heads(r, T, H);
-  g.add("heads(r, T, H) succeeds exactly when the heads shard and 0 <= r < T", e.ctx().bool_val(true),
-        heads.ok == (shard && 0 <= r && r < T), {{"heads", {r, T, H}}});
-  g.add("heads(r, T, H) fails only with a ValueError", !heads.ok, heads.fails_with_kind(ErrorKind::ValueError),
-        {{"heads", {r, T, H}}});
-  const OutcomeTerm holders = e.holders(r, T, H);
-  g.add("holders(h, T, H) succeeds exactly when the heads shard and 0 <= h < H", e.ctx().bool_val(true),
-        holders.ok == (shard && 0 <= r && r < H), {{"holders", {r, T, H}}});
-  g.add("holders(h, T, H) fails only with a ValueError", !holders.ok, holders.fails_with_kind(ErrorKind::ValueError),
-        {{"holders", {r, T, H}}});
+        e.head_compatible(T, H).value[0] == heads_shard(T, H), {{"head_compatible", {T, H}}});
   return g.take();
 }
 

@@ -173,36 +173,12 @@ std::vector<Goal> windows_are_dual(const Encoding& e) {
   return g.take();
 }
 
-std::vector<Goal> errors_fire_exactly_on_non_divisible_pairs(const Encoding& e) {
-  Goals g(e);
-  const z3::expr r = g.integer("r"), L = g.integer("L"), R = g.integer("R");
-  // SPEC §1/§2, in its order.
-  Checks general_spec(e.ctx());
-  general_spec.fail_if(L <= 0 || R <= 0, Message::TpSizesMustBePositive);
-  general_spec.fail_if(r < 0 || r >= L, Message::LocalRankOutOfRange, {r, L});
-  Checks strict_spec = general_spec;
-  strict_spec.fail_if(R > L && floor_mod(R, L) != 0, Message::RemoteNotMultiple, {R, L});
-  strict_spec.fail_if(L > R && floor_mod(L, R) != 0, Message::LocalNotMultiple, {L, R});
-  g.add("general_rank fails exactly on non-positive sizes, then invalid ranks, with SPEC §1's texts", e.ctx().bool_val(true),
-        e.general_rank(r, L, R).fails_like(general_spec.returning({})), {{"general_rank", {r, L, R}}});
-  g.add("remote_rank fails exactly as SPEC §1 says, in its order, and nowhere else", e.ctx().bool_val(true),
-        e.remote_rank(r, L, R).fails_like(strict_spec.returning({})), {{"remote_rank", {r, L, R}}});
-  return g.take();
-}
-
-std::vector<Goal> ratio_fails_exactly_on_non_divisible_pairs(const Encoding& e) {
+std::vector<Goal> ratio_is_the_quotient_of_divisible_sizes(const Encoding& e) {
   Goals g(e);
   const z3::expr L = g.integer("L"), R = g.integer("R");
   const OutcomeTerm ratio = e.tp_ratio(L, R);
-  const std::vector<ShownCall> call = {{"tp_ratio", {L, R}}};
-  g.add("tp_ratio fails with a ValueError on a non-positive size", L <= 0 || R <= 0,
-        ratio.fails_with_kind(ErrorKind::ValueError), call);
-  Checks spec(e.ctx());
-  spec.fail_if(L >= R && floor_mod(L, R) != 0, Message::LocalNotDivisible, {L, R});
-  spec.fail_if(L < R && floor_mod(R, L) != 0, Message::RemoteNotDivisible, {R, L});
-  const z3::expr value = z3::ite(L >= R, floor_div(L, R), -floor_div(R, L));
-  g.add("on positive sizes tp_ratio fails (AssertionError, SPEC §3's text) exactly on non-divisible pairs, else is L // R or -(R // L)",
-        L >= 1 && R >= 1, ratio.same_as(spec.returning({value})), call);
+  g.add("on divisible pairs tp_ratio(L, R) is L // R when L >= R, -(R // L) otherwise", divisible_pair(L, R),
+        ratio.ok && ratio.value[0] == z3::ite(L >= R, floor_div(L, R), -floor_div(R, L)), {{"tp_ratio", {L, R}}});
   return g.take();
 }
 

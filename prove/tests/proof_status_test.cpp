@@ -48,9 +48,11 @@ TEST(ProofStatus, EachWayOfDisagreeingIsCaught) {
       entry("ProvedWithoutText", inv::Proof::by_z3("")),
       entry("Agrees", inv::Proof::by_z3("all integers")),
       entry("AgreesNotProvable", inv::Proof::not_provable("a sum")),
+      entry("ProvedButNotStatable", inv::Proof::by_z3("all integers")),
   };
   const std::vector<InvariantGoals> goals = {{"NotProvableWithGoals", no_goals}, {"ProvedWithoutText", no_goals},
-                                             {"Agrees", no_goals}, {"NoSuchEntry", no_goals}};
+                                             {"Agrees", no_goals}, {"NoSuchEntry", no_goals},
+                                             {"ProvedButNotStatable", nullptr, "no encoded operation pp_stage"}};
   const std::vector<std::string> d = proof_status_disagreements(registry, goals);
   for (const std::string& line : d) std::cout << "  " << line << "\n";
   EXPECT_TRUE(names(d, "Undeclared", "declares no proof status"));
@@ -59,9 +61,11 @@ TEST(ProofStatus, EachWayOfDisagreeingIsCaught) {
   EXPECT_TRUE(names(d, "NotProvableWithGoals", "not provable, prove/ has goals"));
   EXPECT_TRUE(names(d, "ProvedWithoutText", "no text"));
   EXPECT_TRUE(names(d, "NoSuchEntry", "the registry has no such invariant"));
+  // An error oracle of an operation the encoding lacks: no goals, and why.
+  EXPECT_TRUE(names(d, "ProvedButNotStatable", "prove/ has no goals for it (no encoded operation pp_stage)"));
   EXPECT_FALSE(names(d, "Agrees", ""));
   EXPECT_FALSE(names(d, "AgreesNotProvable", ""));
-  EXPECT_EQ(d.size(), 6u);
+  EXPECT_EQ(d.size(), 7u);
 }
 
 }  // namespace

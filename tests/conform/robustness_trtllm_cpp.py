@@ -57,6 +57,36 @@ def scenario(name, tpcheck, fixtures, tmp):
         expect(len(lines) == 1, "%d lines on stderr: %r" % (len(lines), r.stderr), failures)
         expect(re.search(r"broken_build\.cpp:13:\d+: error: .*computeRanksSomehow", r.stderr),
                "not the compiler's first error at line 13: %r" % r.stderr, failures)
+    elif name == "member_unbuilt":
+        # A member that calls a function of a file not given (newer versions
+        # move pickRecvConnections' work to another file): it is skipped with
+        # the compiler's first error, and the other functions are checked.
+        with open(formatter) as f:
+            text = f.read()
+        head = "std::vector<size_t> CacheFormatter::pickRecvConnections("
+        start = text.index(head)
+        body = text.index("{", start)
+        end = text.index("\n}\n", body)
+        text = (text[:body] + "{\n    return cache_formatter_utils::pickRecvConnections(numConnections, selfConfig, "
+                "selfIdx, destConfig, counterPartRanks);" + text[end:])
+        line = text[:text.index("cache_formatter_utils")].count("\n") + 1
+        path = os.path.join(tmp, "cacheFormatter.cpp")
+        with open(path, "w") as f:
+            f.write(text)
+        env = {"TPCHECK_CACHE_DIR": os.path.join(tmp, "cache")}
+        for attempt in ("cold", "cached"):
+            r = run(tpcheck, ["--max-tp", "4", "--json", split, path], env=env)
+            expect(r.returncode == 0, "%s: exit %d: %s" % (attempt, r.returncode, r.stderr), failures)
+            if not r.stdout:
+                break
+            report = json.loads(r.stdout)
+            pick = function(report, "CacheFormatter::pickRecvConnections")
+            expect(pick["status"] == "skipped" and "does not build against tpcheck's stub" in pick.get("reason", "")
+                   and re.search(r"cacheFormatter\.cpp:%d:\d+: error: " % line, pick.get("reason", "")),
+                   "%s: pickRecvConnections %r" % (attempt, pick), failures)
+            for other in ("targetIRanks", "CacheFormatter::needSendCache", "CacheFormatter::inquireSupport"):
+                f = function(report, other)
+                expect(f["status"] == "checked" and f.get("cases", 0) > 0, "%s: %s %r" % (attempt, other, f), failures)
     elif name == "no_target":
         r = run(tpcheck, [formatter])
         expect(r.returncode == 2 and "targetIRanks is defined in none of the given files" in r.stderr,

@@ -1,10 +1,14 @@
 // The judge of TensorRT-LLM's C++ transceiver (conform/cxx/trtllm_judge.hpp):
 // its views read back what they write, each relation of SPEC §15.2 names
 // its kind on a view that breaks it and none on one that keeps it, and the
-// heads the --fuzz target judges with are the model's.
+// heads, stages and DP groups the --fuzz target judges with are the model's.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <tuple>
+
 #include "tpcheck/model.hpp"
+#include "tpcheck/stages.hpp"
 #include "trtllm_judge.hpp"
 
 namespace {
@@ -99,6 +103,116 @@ TEST(TrtllmJudge, RefusalsOfPowersOfTwoOnlyAreDeviations) {
   EXPECT_EQ(judge_raised(sizing(3, 6, 3), "std::out_of_range").kind, "crashed");
   EXPECT_EQ(judge_inquire(sizing(4, 8, 2), false).kind, "rejects_valid");
   EXPECT_EQ(judge_inquire(sizing(4, 8, 2), true).kind, "");
+}
+
+}  // namespace
+
+namespace {
+
+using tpcheck::AttentionDp;
+using tpcheck::PpSide;
+using tpcheck::Topology;
+
+template <class W>
+int small(const W& w) {
+  return static_cast<int>(w);
+}
+
+std::vector<std::int64_t> split_of(const Side& side) {
+  return {side.stage_layers.begin(), side.stage_layers.end()};
+}
+
+// The model's ranks (lib's stage_window, stage_served), as the judge's views.
+std::vector<int> model_window(const Deployment& dep, const Topology<std::int64_t>& topo, int d_global) {
+  const auto w = tpcheck::stage_window<std::int64_t>(d_global / dep.gen.tp, d_global % dep.gen.tp, dep.serving_group,
+                                                     topo);
+  EXPECT_TRUE(w.ok());
+  std::vector<int> out;
+  if (w.ok()) {
+    for (const auto& r : w.value()) out.push_back(small(r));
+  }
+  return out;
+}
+
+// The judge reads stages, DP groups and heads itself (the --fuzz target is
+// built without the model): on every deployment of the grid, the model's own
+// windows and fan-in are a view it finds nothing wrong with, and the layers it
+// gives each rank are the model's stage layer ranges.
+TEST(TrtllmJudge, TheModelsStageWindowsAndFanInPassTheJudge) {
+  int judged = 0, staged = 0, grouped = 0;
+  const auto splits = layer_splits();
+  for (const int P : {1, 2, 4}) {
+    for (const int D : {1, 2, 4}) {
+      for (int H = 1; H <= 4; ++H) {
+        if (!tpcheck::head_compatible<std::int64_t>(P, H) || !tpcheck::head_compatible<std::int64_t>(D, H)) continue;
+        for (const long long ctx_split : splits) {
+          for (const long long gen_split : splits) {
+            for (const int ctx_adp : {0, 1}) {
+              for (const int gen_adp : {0, 1}) {
+                for (int c = 0; c < (ctx_adp ? P : 1); ++c) {
+                  for (int g = 0; g < (gen_adp ? D : 1); ++g) {
+                    Deployment dep = sizing(P, D, H);
+                    dep.ctx.stage_layers = stage_layers_of(ctx_split);
+                    dep.gen.stage_layers = stage_layers_of(gen_split);
+                    dep.ctx.adp = ctx_adp != 0;
+                    dep.gen.adp = gen_adp != 0;
+                    dep.serving_group = c;
+                    dep.asking_group = g;
+                    const Topology<std::int64_t> topo{P, D, H, false, split_of(dep.ctx), split_of(dep.gen),
+                                                      AttentionDp{dep.ctx.adp, dep.gen.adp}};
+                    const ModelHeads m;
+                    const Holdings<ModelHeads> holdings{dep, m};
+                    for (const auto& [side, which, layers] :
+                         {std::tuple{&dep.ctx, PpSide::Prefill, split_of(dep.ctx)},
+                          std::tuple{&dep.gen, PpSide::Decode, split_of(dep.gen)}}) {
+                      for (int r = 0; r < side->ranks(); ++r) {
+                        const auto range = tpcheck::stage_layer_range<std::int64_t>(which, r / side->tp, layers);
+                        ASSERT_TRUE(range.ok());
+                        const auto held = holdings.held(*side, r);
+                        ASSERT_EQ(held.layer_begin, small(range.value().first));
+                        ASSERT_EQ(held.layer_end, small(range.value().end));
+                        ++staged;
+                      }
+                    }
+                    // Every asking gen rank's window, and who asks each ctx rank.
+                    std::map<int, std::vector<int>> asked_by;
+                    std::map<int, std::vector<int>> windows;
+                    for (int d = 0; d < dep.gen.ranks(); ++d) {
+                      if (!asks(dep, d)) continue;
+                      windows[d] = model_window(dep, topo, d);
+                      for (const int p : windows[d]) asked_by[p].push_back(d);
+                    }
+                    for (const auto& [d, connects] : windows) {
+                      TargetView v{connects, {}};
+                      for (const int p : connects) {
+                        const auto served =
+                            tpcheck::stage_served<std::int64_t>(p / P, p % P, dep.asking_group, topo);
+                        ASSERT_TRUE(served.ok());
+                        std::vector<int> waits;
+                        for (const auto& x : served.value()) waits.push_back(small(x));
+                        v.peers.push_back({p, waits, asked_by[p]});
+                      }
+                      const auto verdict = judge_target(dep, d, v, m);
+                      ASSERT_EQ(verdict.kind, "") << "P=" << P << " D=" << D << " H=" << H << " ctx_layers="
+                                                  << ctx_split << " gen_layers=" << gen_split << " adp=" << ctx_adp
+                                                  << gen_adp << " c=" << c << " g=" << g << " d=" << d << ": "
+                                                  << render(v) << " (" << verdict.expected << ")";
+                      ++judged;
+                      grouped += ctx_adp || gen_adp;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // Every kind of deployment reached: stages, groups, and plain ones.
+  EXPECT_GT(judged, 10000);
+  EXPECT_GT(grouped, 1000);
+  EXPECT_GT(staged, 10000);
 }
 
 }  // namespace

@@ -8,7 +8,8 @@ PAGE (README.md, docs/...): every generated block is what BUILD_DIR/tpcheck
 prints now, and every example (a ```console block) runs and prints what the
 page shows; README.md is at most 200 lines. A block marked
 <!-- doctest: needs FEATURE --> runs only where the machine has FEATURE:
-prove (a tpcheck built with Z3) or numpy (/usr/bin/python3 with numpy).
+prove (a tpcheck built with Z3), numpy (/usr/bin/python3 with numpy) or cxx
+(conform can compile C++ here: libclang and a C++ compiler).
 --links: every relative link of every page reaches a file (and a heading, for
 an #anchor), and every page of docs/ is linked from another page.
 scripts/doc_pages.py says how pages mark their blocks. Standard library only.
@@ -29,7 +30,6 @@ README_MAX_LINES = 200
 # Pages other branches add; linked from here before they arrive. Once a page
 # exists its entry must go (the test says so), so the list cannot go stale.
 ARRIVING_PAGES = {
-    "docs/errors-and-precedence.md",
 }
 BLOCK_TIMEOUT = 300
 
@@ -48,6 +48,18 @@ def features_here(build):
         features.add("prove")
     if succeeds(["/usr/bin/python3", "-I", "-c", "import numpy"]):
         features.add("numpy")
+    # A C++ file without targetIRanks: that complaint comes only after the
+    # checks for libclang and a compiler passed.
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty.cpp"
+        empty.write_text("")
+        try:
+            probe = subprocess.run([str(build / "tpcheck"), "conform", "--profile", "trtllm", str(empty)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60)
+            if "targetIRanks is defined in none" in probe.stderr:
+                features.add("cxx")
+        except (OSError, subprocess.TimeoutExpired):
+            pass
     return features
 
 

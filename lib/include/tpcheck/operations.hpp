@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "tpcheck/outcome.hpp"
 #include "tpcheck/pyint.hpp"
 
 namespace tpcheck {
@@ -113,6 +114,13 @@ inline std::string evaluate_int64(std::size_t op, const std::vector<std::int64_t
   return evaluate_in<std::int64_t>(op, args);
 }
 inline std::string evaluate_big(std::size_t op, const std::vector<BigInt>& args) { return evaluate_in<BigInt>(op, args); }
+
+// The failure the model of type Int gives for operation `op` on args, or
+// nothing when it succeeds (its value is computed, never rendered): what the
+// error oracle (properties/) compares with the SPEC's preconditions, as
+// FailureText compares, without building text. Precondition as evaluate_in.
+template <ModelInt Int>
+std::optional<Failure> failure_in(std::size_t op, std::span<const Int> args);
 
 // Whether the model in a narrow type (int16 or int64) gives the same outcome
 // as the cpp_int model on the same arguments, compared as values (no text).

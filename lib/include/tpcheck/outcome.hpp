@@ -54,6 +54,11 @@ class FailureText {
     } as{nullptr};
   };
   static bool same_pieces(const FailureText& a, const FailureText& b);
+  // The same characters, however the pieces split them: compared piece by
+  // piece, an integer written into a buffer on the stack, nothing allocated.
+  static bool same_text(const FailureText& a, const FailureText& b);
+  using Digits = std::array<std::array<char, 24>, kMaxPieces>;
+  void views(std::array<std::string_view, kMaxPieces>& out, Digits& digits) const;
   void add_piece(Piece p);
 
   std::array<Piece, kMaxPieces> pieces_{};

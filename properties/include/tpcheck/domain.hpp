@@ -63,6 +63,9 @@ struct Block {
   // every magnitude anyway.
   bool narrow_edges = false;
   std::int64_t narrow_edges_from = 0;  // ... only the edges at or past this one
+  // Size and heads blocks: the sweep also walks kListingEdge, so that a
+  // window or plan too long for the model to list is met whatever the bound.
+  bool listing_edge = false;
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
@@ -88,6 +91,15 @@ inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32
 // a stage's global ranks do, without the ones whose squares do).
 Block with_narrow_edges(Block b, std::int64_t from = 0);
 
+// The smallest prime past 2^20, the most elements the model lists
+// (kMaxListed): a size or head count this large makes a window or plan too
+// long to list, and being prime, it divides no other size the sweep walks,
+// so it never makes a long list the model does compute.
+inline constexpr std::int64_t kListingEdge = 1048583;
+
+// A block that also walks kListingEdge (see Block::listing_edge).
+Block with_listing_edge(Block b);
+
 // Builders for declarations (properties/src/*_invariants.cpp).
 Block size(const char* name, Sizes option = Sizes::Positive);
 Block pair(const char* a, const char* b, Pairs option = Pairs::Positive);
@@ -104,7 +116,8 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 Block flag(const char* name);
 Block dp_rank(const char* name, DpRanks option = DpRanks::NonNegative);
 Block dp_size(const char* name, Sizes option = Sizes::Positive);
-Block hosts(const char* name, const char* of);
+// Host counts for a T-rank engine; with Sizes::WithNonPositive also -1 and 0.
+Block hosts(const char* name, const char* of, Sizes option = Sizes::Positive);
 Block base_port(const char* name, const char* dp_size, const char* tp_size);
 // A head count for two sizes where a side under its attention-DP flag holds
 // every head (only a side without it must shard H); `mla_flag` as heads().
@@ -163,7 +176,7 @@ struct Bound {
   std::int64_t max_heads = 256;  // head counts 1..max_heads
 };
 // The deployment blocks walk small fixed sets: DP sizes 1..4 (and -1, 0),
-// DP ranks 0..3 (and -1), host counts 1..8 and T, T + 1, and per deployment
+// DP ranks 0..3 (and -1), host counts 1..8 and T, T + 1 (and -1, 0), and per deployment
 // the base ports -1, 0, 1, 65535 and those whose last port is 65534..65536.
 inline constexpr std::int64_t kSweepDpSizes = 4;
 inline constexpr std::int64_t kSweepHosts = 8;

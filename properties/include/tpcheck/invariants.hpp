@@ -141,28 +141,20 @@ Verdict round_trip_returns_home(const Int& r, const Int& L, const Int& R);
 template <ModelInt Int>
 Verdict windows_are_dual(const Int& r, const Int& L, const Int& R);
 
-// §9.4: both rank maps fail exactly where §1/§2 say, with the exact text, in
-// the stated precedence; the general map never fails on valid input.
+// §3 on divisible pairs: tp_ratio(L, R) is L // R when L >= R, -(R // L)
+// otherwise. (Where it fails, and every other operation's errors, are the
+// error oracle's: tpcheck/oracle.hpp.)
 template <ModelInt Int>
-Verdict rank_map_errors_exactly_where_due(const Int& r, const Int& L, const Int& R);
-
-// §9.4: tp_ratio fails (AssertionError, exact text) iff the pair is not divisible.
-template <ModelInt Int>
-Verdict ratio_errors_exactly_where_due(const Int& L, const Int& R);
+Verdict ratio_is_the_quotient(const Int& L, const Int& R);
 
 // §9.5 per rank: general_rank equals remote_rank wherever remote_rank succeeds.
 template <ModelInt Int>
 Verdict general_agrees_with_strict(const Int& r, const Int& L, const Int& R);
 
-// §9.4: both head guards decide as §5 states, with the exact texts.
+// §4: head_compatible(T, H) holds exactly when H heads shard over T ranks
+// (both positive, one dividing the other), for any integers.
 template <ModelInt Int>
-Verdict guards_decide_as_specified(const Int& L, const Int& R, const Int& H, bool mla);
-
-// §9.4 on §4: heads(r, T, H) and holders(r, T, H) fail (ValueError) exactly
-// when T or H is not positive, r is outside [0, T) (heads) or [0, H)
-// (holders), or the heads do not shard; head_compatible agrees with heads_shard.
-template <ModelInt Int>
-Verdict ownership_errors_exactly_where_due(const Int& r, const Int& T, const Int& H);
+Verdict head_compatible_as_specified(const Int& T, const Int& H);
 
 // §4 per head: holders(h, T, H) is the exact set of ranks whose heads contain h,
 // max(1, T/H) of them.
@@ -192,10 +184,6 @@ Verdict plan_matches_head_by_head_rule(const Int& d, const Int& P, const Int& D,
 template <ModelInt Int>
 Verdict plan_sources_match_nixl(const Int& d, const Int& P, const Int& D, const Int& H, bool mla);
 
-// §9.4: single_readers fails as §7 states, in that order, with the exact texts.
-template <ModelInt Int>
-Verdict count_errors_exactly_where_due(const Int& p, const Int& P, const Int& D);
-
 // §9.8 per configuration: readers(p) equals the number of decode plans that
 // copy from p, for every p. O(D · copies).
 template <ModelInt Int>
@@ -205,10 +193,6 @@ Verdict readers_count_plan_copies(const Int& P, const Int& D, const Int& H, bool
 // remote_rank(d, D, P) == p, for every p (divisible pairs). O(D + P).
 template <ModelInt Int>
 Verdict single_readers_count_map_preimages(const Int& P, const Int& D);
-
-// §9.4: port_offset fails as §8 states, in that order, with the exact texts.
-template <ModelInt Int>
-Verdict port_errors_exactly_where_due(const Int& dp, const Int& t, const Int& T);
 
 // §9.9 per configuration: the offsets of all DP x T workers differ. O(DP · T).
 template <ModelInt Int>

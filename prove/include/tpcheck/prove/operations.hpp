@@ -30,6 +30,9 @@ struct EncodedOperation {
 
 const std::vector<EncodedOperation>& encoded_operations();
 const EncodedOperation* encoded_operation(std::string_view name);
+// The encoded operation `tpcheck eval` knows by this name (CONNECTOR_accepts
+// is sizing_accepted_CONNECTOR), or nullptr.
+const EncodedOperation* encoded_operation_of(std::string_view eval_name);
 
 // Fresh constants for an operation's parameters (Int, or Bool for MLA).
 std::vector<z3::expr> parameter_constants(z3::context& c, const EncodedOperation& op);
