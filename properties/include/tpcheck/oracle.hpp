@@ -43,6 +43,12 @@ using terms::if_else;
 using terms::max;
 using terms::min;
 using terms::named;
+using terms::first_short_stage;
+using terms::is_power_of_two;
+using terms::stage_count;
+using terms::stage_layers;
+using terms::stage_of_layer;
+using terms::stage_start;
 
 // ---- declaring ------------------------------------------------------------------
 
@@ -234,10 +240,10 @@ template <class Declare, std::size_t... I>
 constexpr bool takes_parameters(std::index_sequence<I...>) {
   return std::is_invocable_v<Declare, terms::Parameter<I>...>;
 }
-// How many parameter terms a declaration takes (0: none up to 8).
+// How many parameter terms a declaration takes (0: none up to 12).
 template <class Declare, std::size_t N = 1>
 constexpr std::size_t arity() {
-  if constexpr (N > 8) {
+  if constexpr (N > 12) {
     return 0;
   } else if constexpr (takes_parameters<Declare>(std::make_index_sequence<N>{})) {
     return N;
