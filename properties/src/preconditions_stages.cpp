@@ -25,9 +25,9 @@ auto split(const std::string& side, const auto& code) {
   return std::tuple{
       fails_if(side + " split lists no stage", code == 0, value_error(side + " pp_layers must list at least one stage")),
       fails_if(side + " stage without layers", short_stage >= 0,
-               value_error(side + " pp stage {s} has {c} layers, must have at least one")
-                   .where("s", short_stage)
-                   .where("c", stage_layers(code, short_stage)))};
+               value_error(side + " pp stage {stage} has {count} layers, must have at least one")
+                   .where("stage", short_stage)
+                   .where("count", stage_layers(code, short_stage)))};
 }
 
 // §15.4.1: both sides hold the same layers.
@@ -64,7 +64,7 @@ auto overlapped_stages(const auto& self_layers, const auto& s, const auto& other
 auto group_in_range(const std::string& side, const auto& group, const auto& T, const auto& adp) {
   const auto groups = named(side == "prefill" ? "prefill_groups" : "decode_groups", if_else(adp != 0, T, 1));
   return fails_if(side + " dp_group out of range", group < 0 || group >= groups,
-                  value_error(side + " dp_group {g} must be in [0, {G})").where("g", group).where("G", groups));
+                  value_error(side + " dp_group {group} must be in [0, {groups})").where("group", group).where("groups", groups));
 }
 
 auto listing_limit(const char* what, const auto& rank, const auto& count) {

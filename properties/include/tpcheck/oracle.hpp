@@ -160,7 +160,7 @@ struct Evaluator {
   // Appends bound value `bound` of precondition `precondition`'s message to `text`.
   void (*add_bound_value)(const void* typed, std::size_t precondition, std::size_t bound, const Int* args,
                           std::size_t count, FailureText& text) = nullptr;
-  // Bit i: the i-th way to succeed holds.
+  // Bit i: the i-th way to succeed holds (one that divides by zero does not).
   inv::KindMask (*successes)(const void* typed, const Int* args, std::size_t count) = nullptr;
   // Bit i: precondition i's condition holds, each evaluated on its own.
   inv::KindMask (*failing)(const void* typed, const Int* args, std::size_t count) = nullptr;
@@ -298,9 +298,16 @@ template <class Decl, class Int>
 inv::KindMask successes(const void* typed, const Int* args, std::size_t count) {
   const Decl& d = *static_cast<const Decl*>(typed);
   const terms::Arguments<Int> a(args, count);
+  const auto holds = [&](const auto& condition) {
+    try {
+      return a.holds(condition);
+    } catch (const std::domain_error&) {  // asked where a precondition fails (a divisor it rules out)
+      return false;
+    }
+  };
   return std::apply([&](const auto&... s) {
     inv::KindMask mask = 0, bit = 1;
-    ((mask |= a.holds(s.when) ? bit : 0, bit <<= 1), ...);
+    ((mask |= holds(s.when) ? bit : 0, bit <<= 1), ...);
     return mask;
   }, d.successes);
 }
