@@ -7,11 +7,13 @@
 #include <array>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tpcheck/operations.hpp"
 #include "tpcheck/oracle.hpp"
 #include "tpcheck/registry.hpp"
 #include "tpcheck/render.hpp"
+#include "tpcheck/stages.hpp"
 
 namespace tpcheck::test {
 namespace {
@@ -139,6 +141,45 @@ TEST(Oracle, TermsAreEvaluatedWithoutOverflow) {
   EXPECT_EQ(first_failing(products, huge.data()), 0U);
   const auto fits = args(1, 2, 8);
   EXPECT_EQ(first_failing(products, fits.data()), 1U);
+}
+
+// A stage split's code (stages.hpp) decoded by the oracle's own terms: [2, 1]
+// is 18, [1, 1] is 10, [0, 2] is 12, [1, 0] is 5, [0] is 1, 0 the empty list
+// and a negative code the one stage of that count.
+TEST(Oracle, DecodesStageSplitsFromTheirCodes) {
+  const terms::Parameter<0> code;
+  const terms::Parameter<1> index;
+  const auto at = [](const auto& term, std::int64_t c, std::int64_t i = 0) {
+    const std::array<std::int64_t, 2> v = {c, i};
+    return terms::Arguments<std::int64_t>(v.data(), v.size()).value(term);
+  };
+  for (const auto& [c, stages, short_stage] : std::vector<std::array<std::int64_t, 3>>{
+           {0, 0, -1}, {-3, 1, 0}, {1, 1, 0}, {2, 1, -1}, {18, 2, -1}, {10, 2, -1}, {12, 2, 0}, {5, 2, 1}}) {
+    EXPECT_EQ(at(stage_count(code), c), stages) << c;
+    EXPECT_EQ(at(first_short_stage(code), c), short_stage) << c;
+  }
+  EXPECT_EQ(at(stage_layers(code, index), 18, 0), 2);
+  EXPECT_EQ(at(stage_layers(code, index), 18, 1), 1);
+  EXPECT_EQ(at(stage_layers(code, index), 18, 2), 0);
+  EXPECT_EQ(at(stage_layers(code, index), 12, 1), 2);
+  EXPECT_EQ(at(stage_layers(code, index), -3, 0), -3);
+  EXPECT_EQ(at(stage_start(code, index), 18, 0), 0);
+  EXPECT_EQ(at(stage_start(code, index), 18, 1), 2);
+  EXPECT_EQ(at(stage_start(code, index), 18, 2), 3);
+  EXPECT_EQ(at(stage_start(code, index), -3, 1), -3);
+  EXPECT_EQ(at(stage_of_layer(code, index), 18, 1), 0);
+  EXPECT_EQ(at(stage_of_layer(code, index), 18, 2), 1);
+  EXPECT_EQ(at(stage_of_layer(code, index), 10, 1), 1);
+  // 150 stages of one layer: a code of 300 bits, in cpp_int.
+  const std::vector<BigInt> ones(150, BigInt(1));
+  const std::array<BigInt, 2> v = {code_of_split(ones), BigInt(149)};
+  const terms::Arguments<BigInt> big(v.data(), v.size());
+  EXPECT_EQ(big.value(stage_count(code)), 150);
+  EXPECT_EQ(big.value(stage_start(code, stage_count(code))), 150);
+  EXPECT_EQ(big.value(stage_of_layer(code, index)), 149);
+  EXPECT_EQ(big.value(first_short_stage(code)), -1);
+  for (const std::int64_t n : {1, 2, 64, 1 << 20}) EXPECT_EQ(at(is_power_of_two(code), n), 1) << n;
+  for (const std::int64_t n : {0, 3, 6, -4, 96}) EXPECT_EQ(at(is_power_of_two(code), n), 0) << n;
 }
 
 TEST(Oracle, RejectsADeclarationThatDoesNotFitItsOperation) {

@@ -122,6 +122,13 @@ Domain& Domain::sweep_cap(std::int64_t max_tp, std::int64_t max_heads) {
   return *this;
 }
 
+Domain Domain::with_blocks(std::vector<Block> blocks) const {
+  Domain d(std::move(blocks));
+  d.cap_tp_ = cap_tp_;
+  d.cap_heads_ = cap_heads_;
+  return d;
+}
+
 Bound Domain::capped(const Bound& bound) const {
   Bound b = bound;
   if (cap_tp_ > 0) b.max_tp = std::min(b.max_tp, cap_tp_);

@@ -131,7 +131,7 @@ Oracle describe_oracle(std::string entry, std::string section, const Signature& 
       throw std::invalid_argument("oracle " + o.entry + ": parameter " + std::to_string(i + 1) + " of " + o.operation +
                                   " is " + std::string(info.params[i].name) + ", not " + o.parameters[i]);
     }
-    o.flags.push_back(info.params[i].role == Role::Flag);
+    o.flags.push_back(info.params[i].role == Role::Flag || info.params[i].role == Role::AttentionDp);
     if (!o.flags.back()) names += (names.empty() ? "" : ", ") + o.parameters[i];
   }
   o.proved_for = "all integers " + names;
@@ -160,16 +160,21 @@ inv::Entry entry_of(const Oracle& o, const Options& options) {
   e.family = inv::Family::Errors;
   // The operation's own domain (sizes from -1 with int16's edges, ranks with
   // the invalid ones, head counts at their edges), past the listing limit,
-  // and host counts from -1.
-  std::vector<dom::Block> blocks = dom::operation_domains()[o.operation_index].domain.blocks();
+  // host counts from -1, and the invalid stage splits, stages and DP groups.
+  const dom::Domain& operation = dom::operation_domains()[o.operation_index].domain;
+  std::vector<dom::Block> blocks = operation.blocks();
   for (dom::Block& b : blocks) {
+    if (b.kind == dom::BlockKind::StageSplit) b.option = static_cast<std::uint8_t>(dom::Splits::WithInvalid);
+    if (b.kind == dom::BlockKind::Stage || b.kind == dom::BlockKind::DpGroup) {
+      b.option = static_cast<std::uint8_t>(dom::Ranks::WithInvalid);
+    }
     if (b.kind == dom::BlockKind::Size || b.kind == dom::BlockKind::Heads) b = dom::with_listing_edge(b);
     if (b.kind == dom::BlockKind::Hosts) b.option = static_cast<std::uint8_t>(dom::Sizes::WithNonPositive);
     if (b.kind == dom::BlockKind::Heads && options.every_head_count) {
       b.option = static_cast<std::uint8_t>(dom::HeadCounts::Any);
     }
   }
-  e.domains.emplace_back(std::move(blocks));
+  e.domains.push_back(operation.with_blocks(std::move(blocks)));
   e.domain_names = {e.name};
   for (const std::string& k : o.kinds) e.kinds.push_back(k.c_str());
   e.min_non_vacuous = 1.0;
@@ -383,6 +388,13 @@ std::string text_of(const Node& n, const std::vector<std::string>& names, bool b
     case Op::Negate: return "-" + operand(*n.a, precedence(n.op), names);
     case Op::Min: return "min(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
     case Op::Max: return "max(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
+    case Op::PowerOfTwo: return "is_power_of_two(" + text_of(*n.a, names, true) + ")";
+    case Op::StageCount: return "stage_count(" + text_of(*n.a, names, true) + ")";
+    case Op::FirstShortStage: return "first_short_stage(" + text_of(*n.a, names, true) + ")";
+    case Op::StageLayers: return "stage_layers(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
+    case Op::StageStart: return "stage_start(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
+    case Op::StageOfLayer:
+      return "stage_of_layer(" + text_of(*n.a, names, true) + ", " + text_of(*n.b, names, true) + ")";
     case Op::IfElse:
       return operand(*n.a, 1, names) + " if " + operand(*n.c, 1, names) + " else " + operand(*n.b, 0, names);
     case Op::Not:

@@ -69,14 +69,19 @@ auto guard_needs_replicated_heads(const auto& L, const auto& R, const auto& H, c
                       .where("R", R));
 }
 
+// The prefill and decode sides' TP sizes positive (the project's texts).
+auto sides_positive(const auto& P, const auto& D) {
+  return std::tuple{
+      fails_if("prefill size not positive", P <= 0, value_error("prefill tp_size {P} must be positive").where("P", P)),
+      fails_if("decode size not positive", D <= 0, value_error("decode tp_size {D} must be positive").where("D", D))};
+}
+
 // §4, §6 and §11: a sizing's prefill and decode sizes positive, then its head
 // count (ignored under MLA).
 auto sizing_positive(const auto& P, const auto& D, const auto& H, const auto& mla) {
-  return std::tuple{
-      fails_if("prefill size not positive", P <= 0, value_error("prefill tp_size {P} must be positive").where("P", P)),
-      fails_if("decode size not positive", D <= 0, value_error("decode tp_size {D} must be positive").where("D", D)),
-      fails_if("head count not positive", mla == 0 && H <= 0,
-               value_error("total_num_kv_heads {H} must be positive").where("H", H))};
+  return std::tuple_cat(sides_positive(P, D),
+                        std::tuple{fails_if("head count not positive", mla == 0 && H <= 0,
+                                            value_error("total_num_kv_heads {H} must be positive").where("H", H))});
 }
 
 // §4: both sides able to shard the heads (the model does not load otherwise;
@@ -91,6 +96,29 @@ auto heads_shard_on_both_sides(const auto& P, const auto& D, const auto& H, cons
                value_error("total_num_kv_heads {H} cannot be sharded over decode tp_size {D}: one must divide the other")
                    .where("H", H)
                    .where("D", D))};
+}
+
+// §15.0: a side's TP size per attention-DP group, T' (1 under ADP, else T).
+auto per_group(const char* name, const auto& T, const auto& adp) { return named(name, if_else(adp != 0, 1, T)); }
+
+// §15.0: a sizing loads with each side sharding the heads over its TP size
+// per attention-DP group (an ADP rank holds every head).
+auto loads_per_group(const auto& P, const auto& D, const auto& H, const auto& mla, const auto& PA, const auto& DA) {
+  return std::tuple_cat(sizing_positive(P, D, H, mla),
+                        heads_shard_on_both_sides(per_group("prefill_per_group", P, PA),
+                                                  per_group("decode_per_group", D, DA), H, mla));
+}
+
+// §6: how many copies the plan of d has. d holds n = max(1, H // D) heads
+// from first = floor(d * H / D) (MLA: H = 1). With P <= H each prefill rank
+// holds H // P of them, and d copies from every one its heads touch; with P > H
+// every head of d is a copy of its own.
+auto copy_count(const auto& d, const auto& P, const auto& D, const auto& H, const auto& mla) {
+  const auto heads = named("heads", if_else(mla == 0, H, 1));
+  const auto first = named("first", d * heads / D);
+  const auto n = named("n", max(1, heads / D));
+  const auto per_prefill_rank = named("per_prefill_rank", heads / P);
+  return named("copies", if_else(P <= heads, (first + n - 1) / per_prefill_rank - first / per_prefill_rank + 1, n));
 }
 
 // §6: the decode rank inside [0, D).

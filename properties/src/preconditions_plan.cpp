@@ -12,18 +12,6 @@ auto decode_rank_sizing(const auto& d, const auto& P, const auto& D, const auto&
   return preconditions(sizing_positive(P, D, H, mla), decode_rank(d, D), heads_shard_on_both_sides(P, D, H, mla));
 }
 
-// §6: how many copies the plan of d has. d holds n = max(1, H // D) heads
-// from first = floor(d * H / D) (MLA: H = 1). With P <= H each prefill rank
-// holds H // P of them, and d copies from every one its heads touch; with P > H
-// every head of d is a copy of its own.
-auto copy_count(const auto& d, const auto& P, const auto& D, const auto& H, const auto& mla) {
-  const auto heads = named("heads", if_else(mla == 0, H, 1));
-  const auto first = named("first", d * heads / D);
-  const auto n = named("n", max(1, heads / D));
-  const auto per_prefill_rank = named("per_prefill_rank", heads / P);
-  return named("copies", if_else(P <= heads, (first + n - 1) / per_prefill_rank - first / per_prefill_rank + 1, n));
-}
-
 }  // namespace
 
 TPCHECK_ORACLE(PlanCopyCountErrorsFireExactlyWhereDue, "§6", "plan_copy_count(d, P, D, H, MLA)",

@@ -41,6 +41,9 @@ z3::expr as_term(const Node& n, const std::vector<z3::expr>& params) {
     case Op::And: return a() && b();
     case Op::Or: return a() || b();
     case Op::Not: return !a();
+    case Op::StageCount: case Op::FirstShortStage: case Op::StageLayers: case Op::StageStart: case Op::StageOfLayer:
+      throw std::invalid_argument("prove: the encoding has no stage splits");
+    case Op::PowerOfTwo: throw std::invalid_argument("prove: the encoding has no powers of two");
   }
   throw std::logic_error("prove: an oracle node of no known kind");
 }

@@ -149,6 +149,8 @@ class Domain {
   Domain& sweep_cap(std::int64_t max_tp, std::int64_t max_heads);
   // The bound a walk of this domain uses: `bound` under the domain's cap.
   Bound capped(const Bound& bound) const;
+  // A domain of other blocks (an operation's, widened) under this one's cap.
+  Domain with_blocks(std::vector<Block> blocks) const;
 
   const std::vector<Block>& blocks() const { return blocks_; }
   int width() const { return static_cast<int>(names_.size()); }

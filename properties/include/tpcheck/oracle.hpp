@@ -43,6 +43,12 @@ using terms::if_else;
 using terms::max;
 using terms::min;
 using terms::named;
+using terms::first_short_stage;
+using terms::is_power_of_two;
+using terms::stage_count;
+using terms::stage_layers;
+using terms::stage_of_layer;
+using terms::stage_start;
 
 // ---- declaring ------------------------------------------------------------------
 
@@ -154,7 +160,7 @@ struct Evaluator {
   // Appends bound value `bound` of precondition `precondition`'s message to `text`.
   void (*add_bound_value)(const void* typed, std::size_t precondition, std::size_t bound, const Int* args,
                           std::size_t count, FailureText& text) = nullptr;
-  // Bit i: the i-th way to succeed holds.
+  // Bit i: the i-th way to succeed holds (one that divides by zero does not).
   inv::KindMask (*successes)(const void* typed, const Int* args, std::size_t count) = nullptr;
   // Bit i: precondition i's condition holds, each evaluated on its own.
   inv::KindMask (*failing)(const void* typed, const Int* args, std::size_t count) = nullptr;
@@ -234,10 +240,10 @@ template <class Declare, std::size_t... I>
 constexpr bool takes_parameters(std::index_sequence<I...>) {
   return std::is_invocable_v<Declare, terms::Parameter<I>...>;
 }
-// How many parameter terms a declaration takes (0: none up to 8).
+// How many parameter terms a declaration takes (0: none up to 12).
 template <class Declare, std::size_t N = 1>
 constexpr std::size_t arity() {
-  if constexpr (N > 8) {
+  if constexpr (N > 12) {
     return 0;
   } else if constexpr (takes_parameters<Declare>(std::make_index_sequence<N>{})) {
     return N;
@@ -292,9 +298,16 @@ template <class Decl, class Int>
 inv::KindMask successes(const void* typed, const Int* args, std::size_t count) {
   const Decl& d = *static_cast<const Decl*>(typed);
   const terms::Arguments<Int> a(args, count);
+  const auto holds = [&](const auto& condition) {
+    try {
+      return a.holds(condition);
+    } catch (const std::domain_error&) {  // asked where a precondition fails (a divisor it rules out)
+      return false;
+    }
+  };
   return std::apply([&](const auto&... s) {
     inv::KindMask mask = 0, bit = 1;
-    ((mask |= a.holds(s.when) ? bit : 0, bit <<= 1), ...);
+    ((mask |= holds(s.when) ? bit : 0, bit <<= 1), ...);
     return mask;
   }, d.successes);
 }

@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include <boost/multiprecision/integer.hpp>
+
 #include "tpcheck/outcome.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -28,6 +30,10 @@ struct Node {
   enum class Op : std::uint8_t {
     Parameter, Constant, Add, Subtract, Multiply, FloorDivide, Modulo, Negate, Min, Max, IfElse,
     Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or, Not,
+    // A stage split's code (below: StageCount and FirstShortStage of a code;
+    // StageLayers, StageStart and StageOfLayer of a code and an index).
+    StageCount, FirstShortStage, StageLayers, StageStart, StageOfLayer,
+    PowerOfTwo,  // 1 when the operand is 1, 2, 4, 8, ...
   };
   Op op = Op::Constant;
   int parameter = -1;         // Parameter: its position in the operation's signature
@@ -153,6 +159,38 @@ auto if_else(const C& when, const A& then, const B& otherwise) {
   return IfElse<C, Lifted<A>, Lifted<B>>{when, lift(then), lift(otherwise)};
 }
 
+// A stage split given as its code (stages.hpp's encoding, decoded here again):
+// its number of stages S; the first stage with fewer than one layer (-1: none);
+// the layer count c_s of stage s; a_s, the layers of the stages before s (a_S
+// is the total); the stage that holds layer x (of a split whose stages all
+// have layers). An index out of range gives 0 (S for a layer past the last).
+template <Operand C>
+auto stage_count(const C& code) {
+  return Unary<Op::StageCount, Lifted<C>>{lift(code)};
+}
+template <Operand C>
+auto first_short_stage(const C& code) {
+  return Unary<Op::FirstShortStage, Lifted<C>>{lift(code)};
+}
+template <Operand C, Operand S>
+auto stage_layers(const C& code, const S& s) {
+  return binary<Op::StageLayers>(code, s);
+}
+template <Operand C, Operand S>
+auto stage_start(const C& code, const S& s) {
+  return binary<Op::StageStart>(code, s);
+}
+template <Operand C, Operand X>
+auto stage_of_layer(const C& code, const X& layer) {
+  return binary<Op::StageOfLayer>(code, layer);
+}
+
+// Whether n is a power of two (1, 2, 4, ...): a condition.
+template <Term N>
+auto is_power_of_two(const N& n) {
+  return Unary<Op::PowerOfTwo, N>{n};
+}
+
 template <Term T>
 Named<T> named(const char* name, const T& term) {
   return {name, term};
@@ -218,9 +256,113 @@ inline constexpr bool kChecked = !std::is_same_v<W, BigInt>;
   throw std::domain_error("the oracle divides by zero: a precondition before it is missing");
 }
 
+// ---- stage splits, from their codes ----------------------------------------------
+
+// The bits of a positive code below its leading 1, most significant first.
+template <class W>
+class CodeBits {
+ public:
+  explicit CodeBits(const W& code) : code_(code) {
+    if constexpr (std::is_same_v<W, BigInt>) {
+      next_ = static_cast<int>(boost::multiprecision::msb(code));
+    } else {
+      while ((static_cast<unsigned __int128>(code) >> (next_ + 1)) != 0) ++next_;
+    }
+  }
+  bool done() const { return next_ <= 0; }
+  // The next bit: true for the end of a stage, false for a layer.
+  bool take() {
+    --next_;
+    if constexpr (std::is_same_v<W, BigInt>) {
+      return boost::multiprecision::bit_test(code_, static_cast<unsigned>(next_));
+    } else {
+      return ((static_cast<unsigned __int128>(code_) >> next_) & 1) != 0;
+    }
+  }
+
+ private:
+  const W& code_;
+  int next_ = 0;
+};
+
+template <class W>
+W stage_count_of(const W& code) {
+  if (code <= 0) return code == 0 ? W(0) : W(1);
+  W stages = 1;
+  for (CodeBits<W> bits(code); !bits.done();) stages += bits.take() ? 1 : 0;
+  return stages;
+}
+
+template <class W>
+W first_short_stage_of(const W& code) {
+  if (code <= 0) return code == 0 ? W(-1) : W(0);
+  W stage = 0, layers = 0;
+  for (CodeBits<W> bits(code); !bits.done();) {
+    if (!bits.take()) {
+      layers += 1;
+    } else if (layers == 0) {
+      return stage;
+    } else {
+      stage += 1, layers = 0;
+    }
+  }
+  return layers == 0 ? stage : W(-1);
+}
+
+template <class W>
+W stage_layers_of(const W& code, const W& s) {
+  if (code <= 0) return code < 0 && s == 0 ? code : W(0);
+  W stage = 0, layers = 0;
+  for (CodeBits<W> bits(code); !bits.done();) {
+    if (!bits.take()) {
+      layers += 1;
+    } else if (stage == s) {
+      return layers;
+    } else {
+      stage += 1, layers = 0;
+    }
+  }
+  return stage == s ? layers : W(0);
+}
+
+template <class W>
+W stage_start_of(const W& code, const W& s) {
+  if (s <= 0) return 0;
+  if (code <= 0) return code;
+  W stage = 0, before = 0;
+  for (CodeBits<W> bits(code); !bits.done();) {
+    if (!bits.take()) {
+      before += 1;
+    } else if ((stage += 1) == s) {
+      return before;
+    }
+  }
+  return before;
+}
+
+template <class W>
+W stage_of_layer_of(const W& code, const W& x) {
+  if (code <= 0) return 0;
+  W stage = 0, layer = 0;
+  for (CodeBits<W> bits(code); !bits.done();) {
+    if (bits.take()) {
+      stage += 1;
+    } else if (layer == x) {
+      return stage;
+    } else {
+      layer += 1;
+    }
+  }
+  return stage + 1;
+}
+
 template <Op O, class W>
 bool apply(const W& x, const W& y, W& out) {
-  if constexpr (O == Op::Add || O == Op::Subtract || O == Op::Multiply) {
+  if constexpr (O == Op::StageLayers || O == Op::StageStart || O == Op::StageOfLayer) {
+    // A count of bits of a code: it fits every width the code does.
+    out = O == Op::StageLayers ? stage_layers_of(x, y) : O == Op::StageStart ? stage_start_of(x, y) : stage_of_layer_of(x, y);
+    return true;
+  } else if constexpr (O == Op::Add || O == Op::Subtract || O == Op::Multiply) {
     if constexpr (kChecked<W>) {
       if constexpr (O == Op::Add) return !__builtin_add_overflow(x, y, &out);
       if constexpr (O == Op::Subtract) return !__builtin_sub_overflow(x, y, &out);
@@ -302,6 +444,14 @@ bool evaluate(const Unary<O, A>& e, const W* args, W& out) {
   if constexpr (O == Op::Not) {
     out = x == 0 ? W(1) : W(0);
     return true;
+  } else if constexpr (O == Op::StageCount || O == Op::FirstShortStage) {
+    out = O == Op::StageCount ? stage_count_of(x) : first_short_stage_of(x);
+    return true;
+  } else if constexpr (O == Op::PowerOfTwo) {
+    W v = x;
+    while (v > 1 && v % 2 == 0) v /= 2;
+    out = v == 1 ? W(1) : W(0);
+    return true;
   } else if constexpr (kChecked<W>) {
     return !__builtin_sub_overflow(W(0), x, &out);
   } else {
@@ -374,7 +524,7 @@ class Arguments {
   }
 
  private:
-  static constexpr std::size_t kMaxArguments = 8;
+  static constexpr std::size_t kMaxArguments = 12;
   const Int* args_;
   std::size_t count_;
   bool fits_int64_ = true;
