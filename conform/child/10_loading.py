@@ -276,6 +276,7 @@ class SourceFile:
         self.namespace.update(STAND_INS)
         self.constants = {}
         self.missing = {}  # name an import of an interpreter module would bind -> why it is missing
+        self.missing_modules = {}  # the same name -> the module ("numpy")
         self.functions = {}
         self.classes = {}
         self.loaded_classes = {}
@@ -321,6 +322,7 @@ class SourceFile:
                         code_text(node), self.path, node.lineno, sys.executable, e)
                     for name in binds:
                         self.missing[name] = why
+                        self.missing_modules[name] = module.split(".")[0]
 
     def define_function(self, node):
         problem = default_problem(node, self.constants)
@@ -340,21 +342,26 @@ class SourceFile:
             self.namespace[node.name] = not_loaded(node.name, definition.problem)
         self.functions[node.name] = definition
 
-    def needs_missing(self, node):
-        """Why `node` cannot run here: a name it uses (or a function of this file
-        that it calls uses) comes from a module the interpreter lacks; else None."""
+    def missing_name(self, node):
+        """A name `node` uses (or a function of this file that it calls uses)
+        that comes from a module the interpreter lacks; else None."""
         seen, pending = set(), [node]
         while pending:
             for n in ast.walk(pending.pop()):
                 if not isinstance(n, ast.Name):
                     continue
                 if n.id in self.missing:
-                    return "it needs " + self.missing[n.id]
+                    return n.id
                 called = self.functions.get(n.id)
                 if called is not None and n.id not in seen:
                     seen.add(n.id)
                     pending.append(called.node)
         return None
+
+    def needs_missing(self, node):
+        """Why `node` cannot run here (missing_name), or None."""
+        name = self.missing_name(node)
+        return None if name is None else "it needs " + self.missing[name]
 
     def load_class(self, name):
         """The whole class (every method), for an instance other code calls."""

@@ -11,6 +11,8 @@
 #   M ctx gen length srcs dsts | M ctx gen none | M ctx gen !...
 #                                              get_kv_map(gen).map(src, dst): each
 #                                              pair's copies, ctx to gen
+#   M ctx gen skip mapper module               get_kv_map chose a block mapper
+#                                              that needs a module this Python lacks
 #
 # Ranks are global (stage * T + TP rank). Whether a ctx rank sends is the
 # selection rule, which tpcheck applies (the rule's file imports CUDA).
@@ -67,6 +69,23 @@ STAND_INS.update({cls.__name__: cls for cls in (
 
 # The block mappers get_kv_map chooses from (HeadMismatchMapper needs numpy).
 MAPPERS = ("IdentityMapper", "HeadMatchMapper", "HeadMismatchMapper")
+
+
+class MapperCannotRun(BaseException):
+    """Raised instead of making a block mapper that needs a module this
+    interpreter lacks (not an Exception: the code under test must not catch
+    it); the deployments whose get_kv_map chooses it are skipped, not judged."""
+
+    def __init__(self, mapper, module):
+        super().__init__(mapper, module)
+        self.mapper, self.module = mapper, module
+
+
+def refuse_to_run(cls, module):
+    """Makes constructing `cls` raise MapperCannotRun."""
+    def refused(self, *args, **kwargs):
+        raise MapperCannotRun(cls.__name__, module)
+    cls.__init__ = refused
 
 
 def digits_split(code):
@@ -153,15 +172,27 @@ class PeerDriver:
         self.layout, self.part = driver["layout"], driver["part"]
         self.params = target.spec["params"]
         if self.part == "kv_map":
-            if not any(find_class([mapper], sources) for mapper in MAPPERS):
+            found = {mapper: find_class([mapper], sources) for mapper in MAPPERS}
+            if not any(found.values()):
                 raise Unshapeable("get_kv_map chooses one of the block mappers %s, which no given file defines "
                                   "(give block.py with peer.py)" % ", ".join(MAPPERS))
-            for mapper in MAPPERS:
-                found = find_class([mapper], sources)
-                problem = found and found[0].needs_missing(found[0].classes[mapper])
-                if problem:
-                    raise Unshapeable("get_kv_map may choose %s (%s:%d), which cannot run here: %s" % (
-                        mapper, found[0].path, found[0].classes[mapper].lineno, problem))
+            # A mapper that needs a module this interpreter lacks (numpy) is
+            # not run: the deployments that choose it are skipped, the others
+            # judged. With no mapper that can run, nothing can be.
+            problems = []
+            for mapper, where in found.items():
+                if not where:
+                    continue
+                source, node = where[0], where[0].classes[mapper]
+                name = source.missing_name(node)
+                if name is not None:
+                    problems.append("%s (%s:%d) %s" % (mapper, source.path, node.lineno, source.needs_missing(node)))
+                    try:
+                        refuse_to_run(source.value_of(mapper), source.missing_modules[name])
+                    except Exception:  # noqa: BLE001 - a class that cannot be made fails where the code makes it
+                        pass
+            if len(problems) == len([w for w in found.values() if w]):
+                raise Unshapeable("no block mapper get_kv_map chooses can run here: %s" % "; ".join(problems))
         source, name = find_class(["PeerRegistrar"], sources)
         node = source.classes[name]
         whole = MethodClass(sources, source, name, list(method_nodes(node)))
@@ -249,6 +280,9 @@ class PeerDriver:
             lines = ["M %d %d %s %s %s" % (cr, gr, value_text(pair.src.memory.bytes_per_region),
                                            values_text(pair.src.memory.ptrs), values_text(pair.dst.memory.ptrs))
                      for pair in pairs]
+        except MapperCannotRun as e:
+            log("M %d %d skip %s %s" % (cr, gr, word(e.mapper), word(e.module)))
+            return
         except BaseException as e:  # noqa: BLE001 - what the mapper raised is the outcome
             log("M %d %d !%s" % (cr, gr, exception_text(e)))
             return

@@ -116,6 +116,18 @@ inline bool cxx_accepts(const Deployment& dep) {
   return power_of_two(dep.ctx.tp_per_group()) && power_of_two(dep.gen.tp_per_group());
 }
 
+// Another documented constraint (SPEC §15.2), of the versions whose
+// inquireSupport checks that each side's layer count is divisible by its PP
+// size: they support only even stages, and refuse a deployment whose PP sizes
+// differ where a side's layers cannot be split evenly over its stages.
+inline bool even_stages_refusal(const Deployment& dep) {
+  return dep.ctx.pp() != dep.gen.pp() &&
+         (dep.ctx.layers() % dep.ctx.pp() != 0 || dep.gen.layers() % dep.gen.pp() != 0);
+}
+inline constexpr const char* kEvenStagesRule =
+    "PP stages that cannot be even (a layer count not divisible by its PP size) where the two sides' PP sizes "
+    "differ, refused by inquireSupport in versions that check it (a documented constraint, SPEC §15.2)";
+
 // --- what the code did, as text -------------------------------------------------
 // targetIRanks from gen rank d: the ctx ranks d connects to, and for each of
 // them (in range) the gen ranks it waits for (its own targetIRanks for d's
@@ -255,6 +267,7 @@ struct Verdict {
   std::string kind;
   std::string expected;  // what the relation asks, in the same words as the actual text
   bool refused = false;
+  std::string rule;  // the documented rule that refused, when the report names it apart
 };
 
 // SPEC §4's heads of rank t of T for a head-compatible (T, H): the model's
@@ -413,13 +426,18 @@ Verdict judge_pick(const Deployment& dep, int d, const PickView& v, const Model&
 }
 
 // inquireSupport on a sizing both sides serve (same data type, kv factor,
-// tokens per block, size per head and layer count, not MLA, cp = 1).
-inline Verdict judge_inquire(const Deployment&, bool supported) {
+// tokens per block, size per head and layer count, not MLA, cp = 1): a
+// refusal is a deviation unless it is the documented one of uneven stages.
+inline Verdict judge_inquire(const Deployment& dep, bool supported) {
   Verdict out;
-  if (!supported) {
-    out.kind = "rejects_valid";
-    out.expected = "true";
+  if (supported) return out;
+  if (even_stages_refusal(dep)) {
+    out.refused = true;
+    out.rule = kEvenStagesRule;
+    return out;
   }
+  out.kind = "rejects_valid";
+  out.expected = "true";
   return out;
 }
 

@@ -111,7 +111,8 @@ std::string compared_with(const Binding& b) {
                "(SPEC §15.2)";
       }
       return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per "
-             "head, layer count or `cp` (SPEC §15.2)";
+             "head, layer count or `cp`, and, where the PP sizes differ, for a side whose layer count its PP size "
+             "does not divide (a documented refusal of versions that check it, not compared) (SPEC §15.2)";
     case Relation::PeerFindOverlap:
       return "for every `r`: `(overlap, start, end)` with `range(start, end)` = `window(r, L, R)`; a pair that is not "
              "divisible is refused, and `end` never past `R` (SPEC §15.1)";

@@ -155,6 +155,7 @@ struct Overlap {
 struct MapCopies {
   bool raised = false;
   std::string exception;
+  std::string skipped;  // get_kv_map chose a mapper that cannot run: "HeadMismatchMapper needs numpy"
   std::vector<bytes::Transfer> copies;
   std::vector<std::string> unreadable;  // values that are not addresses or lengths
 };
@@ -251,6 +252,8 @@ PeerLog read_peer_log(std::string_view text) {
         if (!rest.empty() && w.size() == 3) {
           m.raised = true;
           m.exception = exception_of(rest);
+        } else if (w.size() == 6 && w[3] == "skip" && rest.empty()) {
+          m.skipped = std::string(w[4]) + " needs " + std::string(w[5]);
         } else if (w.size() == 6 && rest.empty()) {
           // One region pair: zip(src ptrs, dst ptrs), each of the source's bytes_per_region.
           const Value length = capture::read_value(w[3]);
@@ -644,6 +647,22 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
     j.not_compared = true;
     return j;
   }
+  // A sending pair whose mapper cannot run in this interpreter: the
+  // deployment's bytes cannot be judged, and the report says why.
+  const auto sends_to = [&](I cr, I gen) {
+    const auto x = log.ctx.find({cr, gen});
+    if (x == log.ctx.end() || x->second.raised || !x->second.dup.is_u64()) return false;
+    const I dup = static_cast<I>(std::min<std::uint64_t>(x->second.dup.u64, std::uint64_t{INT64_MAX}));
+    const I gen_dp_rank = d->dep.gen.adp ? gen % d->D() : 0;
+    return dup <= 1 || gen_dp_rank % dup == ((cr % d->P()) % d->ctx_group_size()) % dup;
+  };
+  for (const auto& [pair, m] : log.maps) {
+    if (!m.skipped.empty() && sends_to(pair.first, pair.second)) {
+      j.not_compared = true;
+      j.not_compared_reason = "deployments whose block mapper " + m.skipped + ", which this Python cannot import";
+      return j;
+    }
+  }
   const bytes::MemoryMap memory = block_memory(*d);
   FindingSet bytes_found, findings;
   bytes::ByteJudge judge(memory, bytes_found);
@@ -656,9 +675,7 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
       // The selection rule (SPEC §15.1), with dup from the ctx rank's overlap with gen.
       const auto x = log.ctx.find({cr, gen});
       if (x == log.ctx.end() || x->second.raised || !x->second.dup.is_u64()) continue;
-      const I dup = static_cast<I>(std::min<std::uint64_t>(x->second.dup.u64, std::uint64_t{INT64_MAX}));
-      const I gen_dp_rank = d->dep.gen.adp ? gen % d->D() : 0;
-      if (dup > 1 && gen_dp_rank % dup != ((cr % d->P()) % d->ctx_group_size()) % dup) {
+      if (!sends_to(cr, gen)) {
         ++silent;  // another replica of its heads sends
         continue;
       }

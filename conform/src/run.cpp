@@ -101,6 +101,31 @@ struct FunctionRun {
   BaselineReader* baseline;
   const std::vector<KindInfo>& kinds;
   std::string error;
+  // Why cases were not compared, each with its count, in the order first
+  // met; "" stands for the binding's usual reason.
+  std::vector<std::pair<std::string, std::uint64_t>> not_compared_reasons;
+
+  void not_compared(const std::string& reason) {
+    ++report.not_compared;
+    auto it = std::find_if(not_compared_reasons.begin(), not_compared_reasons.end(),
+                           [&](const auto& r) { return r.first == reason; });
+    if (it == not_compared_reasons.end()) {
+      not_compared_reasons.emplace_back(reason, 1);
+    } else {
+      ++it->second;
+    }
+  }
+
+  // The report's reason: the one reason, or each with its count.
+  std::string not_compared_text() const {
+    std::string out;
+    for (const auto& [reason, n] : not_compared_reasons) {
+      const std::string why = reason.empty() ? not_compared_reason(binding) : reason;
+      if (not_compared_reasons.size() == 1) return why;
+      out += (out.empty() ? "" : "; ") + std::to_string(n) + " " + why;
+    }
+    return out;
+  }
 
   // A configuration's findings, grouped by kind: a note or a deviation per
   // the profile's table (or the binding, when all its findings are notes).
@@ -171,7 +196,7 @@ struct FunctionRun {
     const auto judging = std::chrono::steady_clock::now();
     const Judgement j = judge(binding, op, args, actual);
     if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
-    if (j.not_compared) ++report.not_compared;
+    if (j.not_compared) not_compared(j.not_compared_reason);
     const bool conforms = findings ? std::none_of(j.findings.begin(), j.findings.end(), [&](const Finding& f) {
       const KindInfo* info = find_kind(kinds, f.kind);
       return !binding.informational && (!info || info->failure);
@@ -273,7 +298,7 @@ struct ChildRun {
 std::string check_function(Session& session, std::size_t index, const Binding& b, const Grid& grid,
                            std::deque<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
                            BaselineReader* baseline, const std::vector<KindInfo>& kinds) {
-  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, kinds, {}};
+  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, kinds, {}, {}};
   BatchQueue queue;
   std::thread judging([&] {
     GridCursor cursor(grid);
@@ -310,7 +335,7 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
   for (auto& g : fr.deviations) {
     if (g.label.empty()) g.meaning = meaning_of(b, g);
   }
-  if (fr.not_compared) fr.not_compared_reason = not_compared_reason(b);
+  if (fr.not_compared) fr.not_compared_reason = run.not_compared_text();
   return run.error;
 }
 

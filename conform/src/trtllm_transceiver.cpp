@@ -20,6 +20,7 @@ struct ModelHeads {
 Judgement from_verdict(const tpcheck_trtllm::Verdict& v, const std::string& what) {
   Judgement j;
   j.not_compared = v.refused;
+  j.not_compared_reason = v.rule;
   if (!v.kind.empty()) {
     j.kind = kind_from_id(v.kind);
     if (!j.kind) j.kind = Kind::Crashed;

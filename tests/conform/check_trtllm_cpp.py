@@ -16,7 +16,7 @@ picks) against the kind's definition, and for a grid run asserts from the
 --record file that every kind of input was reached: replicated heads on
 either side (a rank that does not send, a pick of fewer than all
 connections), split heads, sizings refused as not powers of two, PP stage
-splits and attention DP judged.
+splits and attention DP judged, and inquireSupport refusing a deployment.
 """
 import json
 import os
@@ -105,6 +105,8 @@ def reached(record_path):
             seen.add("picks_some" if len(ranks(outcome, "picks")) < n else "picks_all")
         elif section == "targetIRanks" and len(ranks(outcome, "connects")) > 1:
             seen.add("several_peers")
+        elif section == "CacheFormatter::inquireSupport" and outcome == "false":
+            seen.add("stages_refused")
     return seen
 
 

@@ -9,7 +9,8 @@ the exit status, and per function its status and deviations: kind and
 smallest case (the deployment and the ranks), written by hand from SPEC
 §15.1 and the fixture's fault. tpcheck runs the fixture in PYTHON (one with
 numpy: HeadMismatchMapper needs it; an expectation "without_numpy" runs it
-without its site packages, and get_kv_map must be skipped, saying why). The
+without its site packages, and get_kv_map must skip exactly the deployments
+whose mapper is HeadMismatchMapper, saying why, and judge the others). The
 script asserts the report's kinds
 and smallest cases are exactly those, and, from the report's tallies and the
 --record file, that every kind of input was reached: copies judged byte by
@@ -63,6 +64,29 @@ def reached(record_path):
     return seen
 
 
+def heads_per_rank(T, H, mla, adp):
+    """kv_heads_per_rank of a side (SPEC §15.0)."""
+    return 1 if mla else (H if adp else max(1, H // T))
+
+
+def skipped_maps(record_path):
+    """The get_kv_map deployments the child mapped: (skipped, judged) lists,
+    and the skipped ones whose sides hold the same number of heads per rank
+    (their mapper is never HeadMismatchMapper, so they must not be skipped),
+    and the judged ones whose sides differ (they must be)."""
+    skipped, judged, wrongly = [], [], []
+    for section, args, outcome in recorded_cases(record_path):
+        if section != "PeerRegistrar.get_kv_map" or " M " not in " " + outcome.replace("\\n", " "):
+            continue
+        P, D, H, mla, _, _, ctx_adp, gen_adp = [int(a) if a.lstrip("-").isdigit() else (a == "True") for a in args[:8]]
+        differ = heads_per_rank(P, H, mla, ctx_adp) != heads_per_rank(D, H, mla, gen_adp)
+        skip = " skip HeadMismatchMapper numpy" in outcome
+        (skipped if skip else judged).append(args)
+        if skip != differ:
+            wrongly.append(",".join(args))
+    return skipped, judged, wrongly
+
+
 def main():
     tpcheck, fixture_dir, expected_path, python = sys.argv[1:5]
     with open(expected_path) as f:
@@ -90,6 +114,7 @@ def main():
         except ValueError:
             sys.exit("no JSON report: %s\n%s" % (run.stdout[-2000:], run.stderr[-2000:]))
         seen = reached(record) if os.path.exists(record) else set()
+        maps = skipped_maps(record) if os.path.exists(record) else ([], [], [])
     functions = {f["name"]: f for f in report["functions"]}
     for name, w in want["functions"].items():
         f = functions.get(name)
@@ -109,12 +134,27 @@ def main():
         for kind in set(got) & set(expected):
             if got[kind] != expected[kind]:
                 failures.append("%s: %s smallest %s, expected %s" % (name, kind, got[kind], expected[kind]))
+        if w.get("not_compared"):
+            if not f.get("not_compared") or w["not_compared"] not in f.get("not_compared_reason", ""):
+                failures.append("%s: %s not compared because %r, expected a reason naming %r" % (
+                    name, f.get("not_compared"), f.get("not_compared_reason"), w["not_compared"]))
         if f["status"] == "checked" and name == "PeerRegistrar.get_kv_map":
             # Copies judged byte by byte, and replicas that stay silent by the selection rule.
             tallies = f.get("tallies", {})
             for tally in ("sends", "silent replicas", "copies", "decoded bytes"):
                 if not tallies.get(tally):
                     failures.append("%s: no %s in the whole grid (%s)" % (name, tally, tallies))
+    if want.get("without_numpy"):
+        skipped, judged, wrongly = maps
+        if not skipped or not judged:
+            failures.append("get_kv_map without numpy: %d deployments skipped, %d judged: expected some of each"
+                            % (len(skipped), len(judged)))
+        if wrongly:
+            failures.append("get_kv_map without numpy: skipped exactly when the sides' heads per rank differ, "
+                            "but not in %s" % wrongly[:5])
+        if skipped and functions["PeerRegistrar.get_kv_map"].get("not_compared", 0) < len(skipped):
+            failures.append("get_kv_map: %d deployments skipped, but only %s not compared"
+                            % (len(skipped), functions["PeerRegistrar.get_kv_map"].get("not_compared")))
     # Every kind of input reached (on the correct fixture the grid is the whole default one).
     if want.get("reaches"):
         missing = set(want["reaches"]) - seen

@@ -96,9 +96,29 @@ TEST(PeerJudge, EachFaultIsItsOwnKind) {
   EXPECT_EQ(kinds(judged(Relation::PeerHeadOffsets, {2, 4, 4}, "1 2|=(32,0)")), (std::set<std::string>{"misplaced"}));
 }
 
+// A mapper the child could not run (it needs a module the interpreter
+// lacks) leaves the deployment not compared, saying why, when its pair sends;
+// a silent replica's is ignored.
+TEST(PeerJudge, AMapperThatCannotRunLeavesItsDeploymentNotCompared) {
+  const Judgement skipped = judged(Relation::PeerKvMap, kDeployment,
+                                   "G 0 0 1 1\nG 1 0 1 1\nX 0 0 0,1 1 1\n" + copies(0, 0, false, false) +
+                                       "X 0 1 0,1 1 1\nM 0 1 skip HeadMismatchMapper numpy\n");
+  EXPECT_TRUE(skipped.not_compared);
+  EXPECT_TRUE(skipped.findings.empty());
+  EXPECT_EQ(skipped.not_compared_reason,
+            "deployments whose block mapper HeadMismatchMapper needs numpy, which this Python cannot import");
+  // P=2, D=1, H=1: both ctx ranks hold the head (dup 2), only ctx rank 0 sends to gen 0.
+  const CaseArgs replicated = {2, 1, 1, 0, 2, 2, 0, 0, 0, 0};
+  const std::string both = "G 0 0,1 1 2\nX 0 0 0 2 1\nX 1 0 0 2 1\nM 1 0 skip HeadMismatchMapper numpy\n";
+  const Judgement silent_skipped = judged(Relation::PeerKvMap, replicated, both);
+  EXPECT_FALSE(silent_skipped.not_compared);
+  EXPECT_EQ(kinds(silent_skipped), (std::set<std::string>{"missing"}));  // ctx rank 0 mapped nothing
+  EXPECT_TRUE(judged(Relation::PeerKvMap, replicated, both + "M 0 0 skip HeadMismatchMapper numpy\n").not_compared);
+}
+
 TEST(PeerJudge, AnyLogIsReadWithoutCrashing) {
   const std::vector<std::string> words = {"R", "G", "X", "M", "gen", "ctx", "valid", "cp", "ok", "!", "!V|m", "0",
-                                          "1", "2", "-1", "-", ",", "none", "?float:1.5", "18446744073709551615",
+                                          "1", "2", "-1", "-", ",", "none", "skip", "?float:1.5", "18446744073709551615",
                                           "9223372036854775807", "1125899906842624", "2251799813685248", "16",
                                           "0,1", "|=", "(0,1,2)", "\n", " "};
   std::uint64_t state = 2024;

@@ -105,6 +105,31 @@ TEST(TrtllmJudge, RefusalsOfPowersOfTwoOnlyAreDeviations) {
   EXPECT_EQ(judge_inquire(sizing(4, 8, 2), true).kind, "");
 }
 
+// SPEC §15.2: a version whose inquireSupport checks that each side's layer
+// count is divisible by its PP size refuses, where the PP sizes differ,
+// stages that cannot be even: a documented refusal, with its rule. Any other
+// refusal is a deviation.
+TEST(TrtllmJudge, InquireMayRefuseStagesThatCannotBeEvenWhereThePpSizesDiffer) {
+  auto staged = [](long long ctx, long long gen) {
+    Deployment dep = sizing(2, 2, 2);
+    dep.ctx.stage_layers = stage_layers_of(ctx);
+    dep.gen.stage_layers = stage_layers_of(gen);
+    return dep;
+  };
+  const Verdict documented = judge_inquire(staged(112, 4), false);
+  EXPECT_TRUE(documented.refused);
+  EXPECT_EQ(documented.kind, "");
+  EXPECT_NE(documented.rule.find("not divisible by its PP size"), std::string::npos) << documented.rule;
+  EXPECT_TRUE(judge_inquire(staged(22, 121), false).refused);  // the gen side's 4 layers over 3 stages
+  // Even stages (or uneven ones the layer count allows) where the PP sizes differ.
+  EXPECT_EQ(judge_inquire(staged(22, 4), false).kind, "rejects_valid");
+  EXPECT_EQ(judge_inquire(staged(13, 4), false).kind, "rejects_valid");
+  // The same PP size on both sides: stages that cannot be even are served.
+  EXPECT_EQ(judge_inquire(staged(112, 121), false).kind, "rejects_valid");
+  EXPECT_EQ(judge_inquire(staged(112, 4), true).kind, "");
+  EXPECT_FALSE(judge_inquire(staged(112, 4), true).refused);
+}
+
 }  // namespace
 
 namespace {

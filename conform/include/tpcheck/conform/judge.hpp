@@ -65,6 +65,7 @@ struct Judgement {
   Effect effect = Effect::Unspecified;
   bool too_many = false;      // a count above the expected one
   bool not_compared = false;  // outside what the relation speaks about (a sizing refused by handshake)
+  std::string not_compared_reason;  // why, when it is not the binding's usual reason (not_compared_reason())
   std::vector<Finding> findings;  // reports_findings: everything found in the configuration
   // reports_findings: what the configuration held ("sends", "decoded bytes"), summed in the report
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
