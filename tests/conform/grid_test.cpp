@@ -26,6 +26,14 @@ std::vector<ParamSpec> named(const std::vector<std::string>& names) {
 
 CaseArgs args(std::initializer_list<long long> v) { return CaseArgs(v.begin(), v.end()); }
 
+// How many cases the walk makes, without keeping them.
+std::uint64_t walked(const Grid& g) {
+  std::uint64_t n = 0;
+  GridCursor cursor(g);
+  while (cursor.next() != nullptr) ++n;
+  return n;
+}
+
 TEST(ConformGrid, EdgeGridWalksASizeThenItsRanksWithOneInvalidRankOnEachSide) {
   const Grid g = make_grid(named({"r", "L", "R"}), GridStyle::EdgesAndFarOut, {2, 2}, {});
   const auto all = cases_of(g);
@@ -176,7 +184,7 @@ TEST(ConformGrid, CountIsTheNumberOfCasesTheWalkMakes) {
     for (const int bound : {1, 3, 6}) {
       const Grid g = make_grid(b.params, b.style, {bound, bound + 1}, extra, b.probes);
       grids_with_far_out += g.blocks.size() > 1 && g.blocks[1].only_outer;
-      EXPECT_EQ(case_count(g), cases_of(g).size()) << b.name << " at bound " << bound;
+      EXPECT_EQ(case_count(g), walked(g)) << b.name << " at bound " << bound;
     }
   }
   EXPECT_GT(grids_with_far_out, 0u);
