@@ -1,33 +1,28 @@
 #!/usr/bin/env python3
 """RapidCheck shrinks a planted fault to the minimum.
 
-usage: planted_fault_shrinks.py SOURCE_ROOT WORK_DIR [--mutant ID] [--max-size N]
+usage: planted_fault_shrinks.py PLANTED_PROPERTIES [--mutant ID] [--max-size N]
 
-Plants a fault in a copy of the tree through the mutant mechanism
-(scripts/mutants --tree ID DIR; by default mutant 9, "strict map, local
-larger: (r + 1) // (L / R)", which first fails at (r, L, R) = (1, 2, 1)),
-builds the property binary of that tree in WORK_DIR/build (kept between runs,
-so a second run rebuilds one file), runs every property with the CI seed and
-reads the shrunk counterexample each failing property prints
-(TPCHECK_COUNTEREXAMPLE lines). It passes when the fault is found and every
-failing property shrank to sizes all at most N (default 4).
+PLANTED_PROPERTIES is the property binary with a fault planted in the model
+(tests/CMakeLists.txt builds it from the build's own objects and the
+mutant's patched files; by default mutant 9, "strict map, local larger:
+(r + 1) // (L / R)", which first fails at (r, L, R) = (1, 2, 1)). This runs
+every property with the CI seed and reads the shrunk counterexample each
+failing property prints (TPCHECK_COUNTEREXAMPLE lines). It passes when the
+fault is found and every failing property shrank to sizes all at most N
+(default 4). --mutant only names the fault in the messages.
 Standard library only.
 """
 import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 CI_PARAMS = "seed=20261129 max_success=1000"
-
-
-def run(command, **kwargs):
-    return subprocess.run([str(c) for c in command], capture_output=True, text=True, **kwargs)
 
 
 def fail(message):
@@ -37,29 +32,16 @@ def fail(message):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("source", type=Path)
-    parser.add_argument("work", type=Path)
+    parser.add_argument("binary", type=Path)
     parser.add_argument("--mutant", type=int, default=9)
     parser.add_argument("--max-size", type=int, default=4)
     args = parser.parse_args()
     start = time.monotonic()
 
-    tree = args.work / "tree"
-    made = run([args.source / "scripts" / "mutants", "--tree", args.mutant, tree])
-    if made.returncode != 0:
-        fail(f"scripts/mutants --tree {args.mutant} failed:\n{made.stdout}{made.stderr}")
-    build = args.work / "build"
-    # The planted fault may make the compiler warn; it must still build.
-    configure = ["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DTPCHECK_WERROR=OFF"]
-    if shutil.which("ninja") and not (build / "CMakeCache.txt").exists():
-        configure += ["-G", "Ninja"]
-    for step in (configure, ["cmake", "--build", build, "--target", "tpcheck_properties_rc", "-j2"]):
-        done = run(step)
-        if done.returncode != 0:
-            fail(f"{' '.join(map(str, step))} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
-
-    binary = build / "properties" / "rapidcheck" / "tpcheck_properties_rc"
-    done = run([binary], env=dict(os.environ, RC_PARAMS=CI_PARAMS), timeout=1800)
+    if not (args.binary.is_file() and os.access(args.binary, os.X_OK)):
+        fail(f"{args.binary}: no property binary with mutant {args.mutant} planted")
+    done = subprocess.run([str(args.binary)], capture_output=True, text=True,
+                          env=dict(os.environ, RC_PARAMS=CI_PARAMS), timeout=1800)
     failed = sorted(set(re.findall(r"^\[  FAILED  \] ([^\s,]+)", done.stdout, flags=re.MULTILINE)) - {"tests"})
     failed = [name for name in failed if "/" in name]
     examples = [json.loads(line.split(" ", 1)[1]) for line in done.stdout.splitlines()
