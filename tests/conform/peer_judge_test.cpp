@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "peer_terms.hpp"
+#include "trtllm/peer_terms.hpp"
 #include "tpcheck/conform/judge.hpp"
 #include "tpcheck/conform/profile.hpp"
 
