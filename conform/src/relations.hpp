@@ -1,8 +1,6 @@
-// The relations between a connector's structured outcomes and the model:
-// SPEC §12 and §13 (relations.cpp), §14 (relations_sglang.cpp), §14B
-// (relations_transfers.cpp, on the byte judge of byte_judge.hpp) and §15.2
-// (trtllm_transceiver.cpp), and the classification they share with exact
-// comparison (judge.cpp).
+// What the relations share (judge.cpp): the engine-neutral relations are
+// there too (profile.hpp's kExact, kCountForEveryProducerRank); each
+// engine's are beside its profiles, in conform/engines/ENGINE/.
 #pragma once
 
 #include <cstdint>
@@ -24,30 +22,5 @@ std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args);
 // A configuration whose driver did not answer (the child died, a call hung):
 // one finding of the generic kind, about no pair.
 Judgement unreadable(const Actual& actual);
-
-Judgement judge_window_count(const CaseArgs& args, const Actual& actual);    // (P, D)
-Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual);    // (P, D, H, MLA, d)
-Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual);     // (P, D, H, MLA, p, d)
-Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual);  // (P, D, H, MLA)
-// SPEC §15.2 (trtllm_transceiver.cpp): (P, D, H, and the binding's rank).
-Judgement judge_trtllm_transceiver(const Binding& binding, const CaseArgs& args, const Actual& actual);
-
-// SPEC §14: findings per pair or rank of one configuration.
-Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual);                // (P, D, MLA)
-Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_run);     // (P, D, H)
-Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual);              // (P, D, H)
-Judgement judge_slice_config(const CaseArgs& args, const Actual& actual);                // (P, D, H, page_size)
-
-// SPEC §14B: the bytes of a configuration's transfers, and the descriptor index probe.
-Judgement judge_transfers(const Binding& binding, const CaseArgs& args, const Actual& actual);  // (P, D, H, page_size, probe)
-Judgement judge_index_function(const CaseArgs& args, const Actual& actual);  // (pairs, slots, page_size, groups)
-
-// SPEC §15.1 (relations_peers.cpp): TensorRT-LLM's Python transceiver.
-Judgement judge_peer_find_overlap(const CaseArgs& args, const Actual& actual);  // (L, R)
-Judgement judge_peer_head_offsets(const CaseArgs& args, const Actual& actual);  // (P, D, H)
-// (a deployment: P, D, H, MLA, ctx_layers, gen_layers, ctx_adp, gen_adp, c, g)
-Judgement judge_peer_compatible(const Binding& binding, const CaseArgs& args, const Actual& actual);
-Judgement judge_peer_overlap(const Binding& binding, const CaseArgs& args, const Actual& actual);
-Judgement judge_peer_kv_map(const Binding& binding, const CaseArgs& args, const Actual& actual);
 
 }  // namespace tpcheck::conform

@@ -167,7 +167,7 @@ struct FunctionRun {
       count_it = error.empty() && before != outcome.shown();
     }
     if (!count_it) return;
-    const bool findings = reports_findings(binding.relation);
+    const bool findings = binding.relation->findings;
     const auto judging = std::chrono::steady_clock::now();
     const Judgement j = judge(binding, op, args, actual);
     if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
@@ -494,7 +494,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     fr.params = b.params;
     fr.named_args = b.named_args;
     fr.coordinates = b.coordinates;
-    fr.by_configuration = reports_findings(b.relation);
+    fr.by_configuration = b.relation->findings;
     fr.checked = bound.bound;
     fr.skip_reason = bound.skip_reason;
     fr.found = bound.qualified_name;

@@ -3,6 +3,7 @@
 // model's heads (SPEC §4).
 #include "relations.hpp"
 #include "tpcheck/model.hpp"
+#include "trtllm.hpp"
 #include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
@@ -30,9 +31,7 @@ Judgement from_verdict(const tpcheck_trtllm::Verdict& v, const std::string& what
   return j;
 }
 
-}  // namespace
-
-Judgement judge_trtllm_transceiver(const Binding& b, const CaseArgs& args, const Actual& actual) {
+Judgement judge_trtllm_transceiver(const Binding& b, std::size_t, const CaseArgs& args, const Actual& actual) {
   std::vector<long long> values;
   for (const BigInt& a : args) {
     const auto v = narrow(a);
@@ -79,5 +78,30 @@ Judgement judge_trtllm_transceiver(const Binding& b, const CaseArgs& args, const
   }
   return garbage();
 }
+
+std::string compared_with(const Binding& b) {
+  if (b.name == "targetIRanks") {
+    return "gen side: `window(d, D, P)` over the ctx stages whose layers overlap `d`'s, in range and in the serving DP "
+           "group; ctx side: the gen ranks that connect to `p` (SPEC §15.2)";
+  }
+  if (b.name == "CacheFormatter::needSendCache") {
+    return "whether `p` sends: exactly one replica of each head group does, the one the gen rank picks (SPEC §15.2)";
+  }
+  if (b.name == "CacheFormatter::pickRecvConnections") {
+    return "the picked ranks are exactly those that send to `d`, and hold each (layer, head) of `d` once (SPEC "
+           "§15.2)";
+  }
+  return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per head, "
+         "layer count or `cp` (SPEC §15.2)";
+}
+
+}  // namespace
+
+const Relation kTrtllmTransceiver{
+    .judge = judge_trtllm_transceiver,
+    .compared_with = compared_with,
+    .not_compared = "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
+                    "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them",
+};
 
 }  // namespace tpcheck::conform

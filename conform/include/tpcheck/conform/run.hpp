@@ -86,7 +86,7 @@ struct FunctionReport {
   std::uint64_t not_compared = 0;  // cases the relation does not speak about
   std::string not_compared_reason;
   std::vector<DeviationGroup> deviations;  // in Kind order; only changed cases with --baseline
-  // Judged by configuration (reports_findings): what a finding names besides
+  // Judged by configuration (Relation::findings): what a finding names besides
   // its case ("p", "d"), the informational kinds found, and what the
   // configurations held ("sends": 1292), in the order first seen.
   std::vector<std::string> coordinates;
