@@ -1,7 +1,7 @@
 // What every profile shares: the kinds of deviation and what each means for a
-// deployment, the adapter profile, and the table of profiles (each engine's
-// bindings are data in a file of their own: profile_vllm.cpp,
-// profile_sglang.cpp, profile_trtllm.cpp).
+// deployment, the adapter profile, and the lookups in the table of profiles
+// (each engine's are data in its folder of conform/engines/; the table is the
+// engines.cpp conform/CMakeLists.txt generates).
 #include "tpcheck/conform/profile.hpp"
 
 #include <algorithm>
@@ -174,22 +174,49 @@ std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, con
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "sglang", "trtllm"}; }
+const Profile* find_profile(const std::string& name) {
+  for (const Profile& p : profiles()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> profile_names() {
+  std::vector<std::string> out;
+  for (const Profile& p : profiles()) out.push_back(p.name);
+  return out;
+}
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
-  if (profile == "vllm-moriio") return vllm_moriio_bindings();
-  if (profile == "vllm-nixl") return vllm_nixl_bindings();
-  if (profile == "vllm-mooncake") return vllm_mooncake_bindings(options);
-  if (profile == "sglang") return sglang_bindings();
-  if (profile == "trtllm") return trtllm_bindings();
-  return std::nullopt;
+  const Profile* p = find_profile(profile);
+  if (p == nullptr) return std::nullopt;
+  return p->bindings(options);
 }
 
 const std::vector<KindInfo>& profile_kinds(const std::string& profile) {
   static const std::vector<KindInfo> kNone;
-  if (profile == "sglang") return sglang_kinds();
-  if (profile == "trtllm") return trtllm_kinds();
-  return kNone;
+  const Profile* p = find_profile(profile);
+  return p && p->kinds ? p->kinds() : kNone;
+}
+
+namespace {
+
+std::string profiles_where(const std::function<bool(const Profile&)>& takes) {
+  std::string out;
+  for (const Profile& p : profiles()) {
+    if (takes(p)) out += (out.empty() ? "--profile " : " or --profile ") + p.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string profiles_taking_hybrid() {
+  return profiles_where([](const Profile& p) { return !p.hybrid.empty(); });
+}
+
+std::string profiles_taking_fuzz() {
+  return profiles_where([](const Profile& p) { return p.cxx != nullptr; });
 }
 
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {

@@ -348,10 +348,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   RunReport report;
   report.options = o;
   std::vector<Binding> bindings;
+  const Profile* profile = o.adapter ? nullptr : find_profile(o.profile);
   if (o.adapter) {
     bindings = adapter_bindings();
-  } else if (auto p = profile_bindings(o.profile, {o.hybrid})) {
-    bindings = *p;
+  } else if (profile) {
+    bindings = profile->bindings({o.hybrid});
   } else {
     std::string known;
     for (const auto& name : profile_names()) known += (known.empty() ? "" : ", ") + name;
@@ -420,7 +421,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
         return std::nullopt;
       }
     } else {
-      const auto built = build_cxx(CxxTarget::Child, cxx_files, cxx_profile, error);
+      if (profile == nullptr || profile->cxx == nullptr) {
+        error = "profile " + o.profile + " has C++ functions but no C++ child to build";
+        return std::nullopt;
+      }
+      const auto built = build_cxx(*profile->cxx, CxxTarget::Child, cxx_files, cxx_profile, error);
       if (!built) return std::nullopt;
       report.cxx_build_seconds = built->seconds;
       report.cxx_build_cached = built->cached;

@@ -1,12 +1,18 @@
-// What the sglang profile's files share: the relations of SPEC §14
-// (relations_sglang.cpp) and §14B (relations_transfers.cpp) that the profile
-// (profile_sglang.cpp) states. Each judges a whole configuration and reports
-// findings.
+// What the sglang profile's files share: its bindings and kinds
+// (profile_sglang.cpp), the relations of SPEC §14 (relations_sglang.cpp) and
+// §14B (relations_transfers.cpp) it states, each judging a whole
+// configuration and reporting findings, and the engine's entry in conform's
+// table of profiles (sglang.cpp).
 #pragma once
 
 #include "tpcheck/conform/profile.hpp"
 
 namespace tpcheck::conform {
+
+std::vector<Profile> sglang_profiles();  // sglang
+
+std::vector<Binding> sglang_bindings();
+const std::vector<KindInfo>& sglang_kinds();
 
 extern const Relation kRankMapping;          // (P, D, MLA): _resolve_rank_mapping for every d (§14.1)
 extern const Relation kHeadSliceDocumented;  // (P, D, H): compute_head_slice_params(P, D, p, d, H) for every pair (§14.2)

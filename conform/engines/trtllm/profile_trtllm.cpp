@@ -2,10 +2,10 @@
 // compiled from source.
 #include <functional>
 
+#include "cxx/trtllm_judge.hpp"
 #include "tpcheck/conform/profile.hpp"
 #include "tpcheck/model.hpp"
 #include "trtllm.hpp"
-#include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
 namespace {

@@ -1,7 +1,7 @@
 // SPEC §15.1: TensorRT-LLM's Python transceiver (peer.py, block.py) against
 // the model, one configuration at a time: _find_overlap against §3's window,
 // _compute_head_offsets against §6's copy offsets, and a deployment's log
-// (conform/child/27_peers.py) against the stage model of §15.4: the
+// (child/27_peers.py) against the stage model of §15.4: the
 // registrations, the ranks each side asks and waits for, and the bytes the
 // block mappers copy, decoded on both sides by the byte judge
 // (byte_judge.hpp) on TensorRT-LLM's block layout (§15.0).
@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "capture.hpp"
+#include "cxx/trtllm_judge.hpp"
 #include "peer_terms.hpp"
 #include "relations.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
@@ -19,7 +20,6 @@
 #include "tpcheck/render.hpp"
 #include "tpcheck/stages.hpp"
 #include "trtllm.hpp"
-#include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
 namespace {

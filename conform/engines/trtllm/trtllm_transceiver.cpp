@@ -1,10 +1,10 @@
 // SPEC §15.2: what TensorRT-LLM's C++ transceiver did for a deployment (the
 // C++ child's text) judged by trtllm_judge.hpp's relations, with the
 // model's heads (SPEC §4).
+#include "cxx/trtllm_judge.hpp"
 #include "relations.hpp"
 #include "tpcheck/model.hpp"
 #include "trtllm.hpp"
-#include "trtllm_judge.hpp"
 
 namespace tpcheck::conform {
 namespace {

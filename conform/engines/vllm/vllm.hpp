@@ -1,10 +1,17 @@
-// What the vLLM profiles' files share: the relations of SPEC §12 and §13
-// (relations_vllm.cpp) that the profiles (profile_vllm.cpp) state.
+// What the vLLM profiles' files share: their bindings (profile_vllm.cpp),
+// the relations of SPEC §12 and §13 they state (relations_vllm.cpp), and the
+// engine's entry in conform's table of profiles (vllm.cpp).
 #pragma once
 
 #include "tpcheck/conform/profile.hpp"
 
 namespace tpcheck::conform {
+
+std::vector<Profile> vllm_profiles();  // vllm-moriio, vllm-nixl, vllm-mooncake
+
+std::vector<Binding> vllm_moriio_bindings();
+std::vector<Binding> vllm_nixl_bindings();
+std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
 
 // (P, D): the completions each prefill rank waits for, |window(p, P, D)|
 // for every p; a pair that is not divisible fails as tp_ratio(D, P) (SPEC §12).

@@ -1,7 +1,7 @@
 // What a conformance run binds and compares: each connector function, how the
 // child finds and calls it, its case grid, and the relation its outcome must
-// have with the model (SPEC §10, §12, §13, §14, §15.2). The profiles
-// themselves are data: profile_vllm.cpp, profile_sglang.cpp, one file per engine.
+// have with the model (SPEC §10, §12, §13, §14, §15). The profiles
+// themselves are data, in each engine's folder of conform/engines/.
 #pragma once
 
 #include <functional>
@@ -42,12 +42,12 @@ std::optional<Kind> kind_from_id(const std::string& id);
 
 struct Actual;     // session.hpp
 struct Binding;
+struct CxxChild;   // conform/src/cxx_build.hpp
 struct Judgement;  // judge.hpp
 
 // How a binding's outcome is compared with the model. Relations are objects,
 // not a closed list: the engine-neutral ones are below (judge.cpp), each
-// engine's beside its profiles (conform/engines/ENGINE/), named after what
-// they compare.
+// engine's beside its judges in its folder (conform/engines/ENGINE/).
 struct Relation {
   // The judgement of one case: one call, or a whole configuration whose calls
   // a driver of the child made. `op` is the binding's model operation
@@ -77,8 +77,8 @@ extern const Relation kCountForEveryProducerRank;
 // source; the C++ child is compiled from C++ source with the function.
 enum class ChildKind { Python, Cxx };
 
-// Bytes per KV head in the block lengths the Mooncake profile passes (SPEC
-// §13: any positive value).
+// Bytes per KV head in the block and item lengths the profiles pass
+// (vllm-mooncake's, SGLang's; SPEC §13: any positive value).
 inline constexpr int kBytesPerHead = 128;
 
 // One argument of a shaped call: the definition's parameter `name` gets the
@@ -159,7 +159,9 @@ struct Binding {
 bool is_cxx_source(const std::string& path);
 
 struct ProfileOptions {
-  bool hybrid = false;  // vllm-mooncake: call the planner and region check without total_num_kv_heads
+  // --hybrid: call as for a hybrid (Mamba) model, for a profile that takes it
+  // (Profile::hybrid).
+  bool hybrid = false;
 };
 
 // A deviation kind of a profile that reports findings: its name (a prefix
@@ -172,6 +174,36 @@ struct KindInfo {
   bool failure = true;
 };
 
+// A profile, as --profile names it: an engine's bindings, and what the run,
+// the manual and `tpcheck conform --help` need to know of it.
+struct Profile {
+  std::string name;
+  // What it checks and which files to give, for --help: lines of at most
+  // 76 characters, the first beside the name.
+  std::vector<std::string> usage;
+  std::function<std::vector<Binding>(const ProfileOptions&)> bindings;
+  // The kinds of a profile whose relations report findings, in report order;
+  // null for the others (their kinds are Kind's).
+  const std::vector<KindInfo>& (*kinds)() = nullptr;
+  // What --hybrid (ProfileOptions::hybrid) does to its calls, for --help;
+  // empty: it does not take --hybrid.
+  std::string hybrid = {};
+  // Its C++ child, when some of its functions are C++ (ChildKind::Cxx); they
+  // also take --fuzz.
+  const CxxChild* cxx = nullptr;
+};
+
+// Every engine's profiles, in the order the manual lists them. Each engine
+// is a folder of conform/engines/ whose ENGINE.cpp defines ENGINE_profiles();
+// conform/CMakeLists.txt's TPCHECK_CONFORM_ENGINES lists the engines, and
+// the engines.cpp it generates calls each of those in that order.
+const std::vector<Profile>& profiles();
+const Profile* find_profile(const std::string& name);
+std::vector<std::string> profile_names();
+
+// The bindings of a profile; nullopt for an unknown profile.
+std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
+
 // The kinds of a profile that reports findings, in report order; empty for
 // the others (their kinds are Kind's).
 const std::vector<KindInfo>& profile_kinds(const std::string& profile);
@@ -179,22 +211,10 @@ const std::vector<KindInfo>& profile_kinds(const std::string& profile);
 // The entry of `kind` in `table` (exactly, or the family it belongs to), if any.
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind);
 
-// The bindings of a profile; nullopt for an unknown profile.
-std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
-std::vector<std::string> profile_names();
-
-// The profiles of each engine (profile_vllm.cpp, profile_sglang.cpp, profile_trtllm.cpp).
-std::vector<Binding> vllm_moriio_bindings();
-std::vector<Binding> vllm_nixl_bindings();
-std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
-std::vector<Binding> sglang_bindings();
-const std::vector<KindInfo>& sglang_kinds();
-std::vector<Binding> trtllm_bindings();  // both halves: the C++ transceiver, then the Python one
-std::vector<Binding> trtllm_python_bindings();
-const std::vector<KindInfo>& trtllm_kinds();
-// The deployments trtllm's cases are made of (profile_trtllm.cpp): P, D, H,
-// MLA (with `mla`), ctx_layers, gen_layers, ctx_adp, gen_adp, c, g.
-std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla);
+// "--profile vllm-mooncake" (or "--profile A or --profile B"): the profiles
+// that take --hybrid, and those whose functions are C++, which take --fuzz.
+std::string profiles_taking_hybrid();
+std::string profiles_taking_fuzz();
 
 // A binding on the configurations a connector is built for (the valid grid),
 // its call shaped from the definition's signature by parameter name.
