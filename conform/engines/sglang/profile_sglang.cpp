@@ -2,9 +2,9 @@
 // resolver, its head-slice helpers, MORI's slice config, and the transfers
 // Mooncake and NIXL build, each bound by the classes and functions a file
 // defines. Every binding judges a whole configuration: a driver of the child
-// (conform/child/25_drivers.py) makes its calls from the Python expressions
-// below, and the relations of relations_sglang.cpp and byte_judge.cpp judge
-// what it answers.
+// (conform/child/25_drivers.py, child/26_transfers.py) makes its calls from
+// the Python expressions below, and the relations of relations_sglang.cpp,
+// relations_transfers.cpp and byte_judge.cpp judge what it answers.
 #include <memory>
 
 #include "sglang.hpp"

@@ -1,8 +1,8 @@
 // The profile trtllm's Python half as data (SPEC §15.1): TensorRT-LLM's
 // transceiver v2, its peer registry (peer.py) and block mappers (block.py),
 // loaded from source. Every binding judges a whole configuration: a driver of
-// the child (conform/child/25_drivers.py, 27_peers.py) makes its calls, and
-// the relations of relations_peers.cpp judge what it answers. The kinds of
+// the child (conform/child/25_drivers.py, child/27_peers.py) makes its calls,
+// and the relations of relations_peers.cpp judge what it answers. The kinds of
 // the whole profile (both halves) are here too.
 #include <numeric>
 

@@ -130,8 +130,8 @@ std::optional<RunReport> run_conformance(const RunOptions& options, std::string&
 // the report has the first deviation's kind with its smallest case.
 std::optional<RunReport> run_conformance_fuzz(const RunOptions& options, std::string& error);
 
-// The Python program the child runs (conform/child/*.py joined, embedded at
-// build time; the installed share/tpcheck/conform/child.py is a copy to read).
+// The Python program the child runs (conform/child/*.py and every engine's
+// child/*.py joined, embedded at build time; the installed share/tpcheck/conform/child.py is a copy to read).
 const char* child_program();
 
 // "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)"; with a finding's
