@@ -1,6 +1,5 @@
 #include "tpcheck/conform/judge.hpp"
 
-#include "relations.hpp"
 #include "tpcheck/conform/binding_text.hpp"
 #include "tpcheck/operations.hpp"
 #include "tpcheck/outcome.hpp"

@@ -8,9 +8,9 @@
 #include <set>
 
 #include "capture.hpp"
-#include "relations.hpp"
 #include "sglang.hpp"
 #include "sglang_terms.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 

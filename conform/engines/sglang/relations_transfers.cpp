@@ -7,9 +7,9 @@
 #include <map>
 
 #include "capture.hpp"
-#include "relations.hpp"
 #include "sglang.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 

@@ -2,7 +2,7 @@
 // C++ child's text) judged by trtllm_judge.hpp's relations, with the
 // model's heads (SPEC §4).
 #include "cxx/trtllm_judge.hpp"
-#include "relations.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "trtllm.hpp"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "canonical.hpp"
-#include "relations.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
 #include "vllm.hpp"

@@ -80,4 +80,15 @@ std::string not_compared_reason(const Binding& binding);
 // The Python exception classes the model raises.
 bool is_modelled_exception(const std::string& cls);
 
+// What the relations share (profile.hpp's Relation; each engine's are in its
+// folder of conform/engines/):
+// the kind of deviation of `actual` from an expected outcome in tpcheck
+// eval's notation (a value, or "Class: message"), if any;
+std::optional<Kind> classify(const std::string& expected, const Actual& actual);
+// the case's arguments as int64, or nullopt (then the case is not compared);
+std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args);
+// a configuration whose driver did not answer (the child died, a call hung):
+// one finding of the generic kind, about no pair.
+Judgement unreadable(const Actual& actual);
+
 }  // namespace tpcheck::conform
