@@ -1,4 +1,5 @@
-// --fuzz: libFuzzer on the C++ functions under test (trtllm_fuzz_main.hpp),
+// --fuzz: libFuzzer on the C++ functions under test (the fuzz target the
+// profile's CxxChild writes: trtllm's is cxx/trtllm_fuzz_main.hpp),
 // then the first deviation it found shrunk to the smallest case of its kind:
 // libFuzzer minimises the input, the target says which deployment and kind
 // it is, and the grid below that deployment finds the smallest such case,

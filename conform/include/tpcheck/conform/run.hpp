@@ -18,10 +18,10 @@
 namespace tpcheck::conform {
 
 struct RunOptions {
-  std::string profile;              // "vllm-moriio", "vllm-nixl", "vllm-mooncake"; empty with an adapter
+  std::string profile;              // a name of profile.hpp's profiles(); empty with an adapter
   std::vector<std::string> files;   // connector sources, or the one adapter module
   bool adapter = false;
-  bool hybrid = false;              // vllm-mooncake --hybrid
+  bool hybrid = false;              // --hybrid, for a profile that takes it (Profile::hybrid)
   std::vector<std::string> only;    // --function: just these (each must be found)
   GridBounds bounds;
   std::chrono::milliseconds timeout{5000};  // the budget of one call
