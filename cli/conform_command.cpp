@@ -1,6 +1,7 @@
 // `tpcheck conform`: check a connector's functions against the model (SPEC
 // §10, §12, §13, §14: Python loaded from source; §15.2: C++ compiled from source). The engine is conform/ (library tpcheck_conform); this file
 // only parses options and prints.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "tpcheck/conform/profile.hpp"
 #include "tpcheck/conform/report.hpp"
 #include "tpcheck/conform/run.hpp"
 #include "tpcheck/preflight/output_file.hpp"
@@ -19,43 +21,51 @@
 namespace tpcheck::cli {
 namespace {
 
-constexpr const char* kConformUsage =
-    "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE...\n"
-    "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
-    "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
-    "  model (SPEC §10, §12, §13, §14, §15). This runs the code under test, in a separate, isolated\n"
-    "  process: Python in its own interpreter; C++ compiled with the system's compiler, then run.\n"
-    "  --profile vllm-moriio   MoRIIO's functions (moriio_connector.py moriio_common.py)\n"
-    "  --profile vllm-nixl     NIXL's TransferTopology and compute_tp_mapping (utils.py tp_mapping.py)\n"
-    "  --profile vllm-mooncake Mooncake's planner and region check (mooncake_connector.py utils.py)\n"
-    "  --profile sglang        SGLang's rank resolver, head slices and the bytes its Mooncake and NIXL\n"
-    "                          transfers move (common/conn.py common/staging_buffer.py mooncake/conn.py\n"
-    "                          nixl/conn.py mori/conn.py of one commit; files are told apart by content)\n"
-    "  --profile trtllm        TensorRT-LLM's C++ transceiver: targetIRanks and CacheFormatter's rank\n"
-    "                          selection (cacheSplitConcat.cpp or .cu, cacheFormatter.cpp), cut out with\n"
-    "                          libclang, compiled with the system's C++ compiler and run\n"
-    "  --fuzz SECONDS          --profile trtllm: libFuzzer on the compiled functions (clang++, libFuzzer)\n"
-    "                          instead of the grid; reports the first deviation's smallest case\n"
-    "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n"
-    "  --hybrid                vllm-mooncake: call without total_num_kv_heads, as for Mamba models\n"
-    "  --function NAME         check only NAME (repeatable; each must be found)\n"
-    "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024)\n"
-    "  --max-heads N           grid bound for KV head counts (default: --max-tp)\n"
-    "  --timeout SECONDS       the budget of one call (default 5); a function must also keep a pace\n"
-    "                          of 10 ms per call, falling behind it by at most this budget in total\n"
-    "  --memory MIB            the child's address space (default 4096, 16384 with --adapter)\n"
-    "  --python PATH           the interpreter to run the functions in (default python3)\n"
-    "  --corpus PATH           more regression cases, 'OP ARGS...' lines (file or directory)\n"
-    "  --record FILE           write every case's outcome to FILE\n"
-    "  --baseline FILE         report only the cases whose outcome changed since FILE was recorded\n"
-    "  --json                  one JSON object instead of the text report\n"
-    "  --sarif FILE            also write SARIF 2.1.0 for code scanning: an alert per function and\n"
-    "                          deviation kind, at the function's line ('-': standard output)\n"
-    "  --sarif-base DIR        the SARIF's file URIs are relative to DIR (default: the working directory)\n"
-    "  --markdown FILE         also write a Markdown summary table, e.g. $GITHUB_STEP_SUMMARY ('-': standard\n"
-    "                          output)\n"
-    "  --print-child           print the Python program the child runs, and exit\n"
-    "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
+// tpcheck conform --help: the profiles and the options that only some take
+// are those of conform's table of profiles.
+std::string conform_usage() {
+  constexpr std::size_t kColumn = 26;  // where an option's description starts
+  std::string profiles, hybrid;
+  for (const conform::Profile& p : conform::profiles()) {
+    std::string first = "  --profile " + p.name;
+    first.resize(std::max(first.size() + 1, kColumn), ' ');
+    for (std::size_t i = 0; i < p.usage.size(); ++i) {
+      profiles += (i ? std::string(kColumn, ' ') : first) + p.usage[i] + "\n";
+    }
+    if (!p.hybrid.empty()) {
+      hybrid += (hybrid.empty() ? "  --hybrid" + std::string(kColumn - 10, ' ') : std::string(kColumn, ' ')) + p.name +
+                ": " + p.hybrid + "\n";
+    }
+  }
+  return "usage: tpcheck conform --profile PROFILE [OPTIONS] FILE...\n"
+         "       tpcheck conform --adapter MODULE.py [OPTIONS]\n"
+         "  Calls a connector's functions on every case of a grid and compares each outcome with the\n"
+         "  model (SPEC §10, §12, §13, §14, §15). This runs the code under test, in a separate, isolated\n"
+         "  process: Python in its own interpreter; C++ compiled with the system's compiler, then run.\n" +
+         profiles + "  --fuzz SECONDS          " + conform::profiles_taking_fuzz() +
+         ": libFuzzer on the compiled functions (clang++, libFuzzer)\n"
+         "                          instead of the grid; reports the first deviation's smallest case\n"
+         "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n" +
+         hybrid +
+         "  --function NAME         check only NAME (repeatable; each must be found)\n"
+         "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024)\n"
+         "  --max-heads N           grid bound for KV head counts (default: --max-tp)\n"
+         "  --timeout SECONDS       the budget of one call (default 5); a function must also keep a pace\n"
+         "                          of 10 ms per call, falling behind it by at most this budget in total\n"
+         "  --memory MIB            the child's address space (default 4096, 16384 with --adapter)\n"
+         "  --python PATH           the interpreter to run the functions in (default python3)\n"
+         "  --corpus PATH           more regression cases, 'OP ARGS...' lines (file or directory)\n"
+         "  --record FILE           write every case's outcome to FILE\n"
+         "  --baseline FILE         report only the cases whose outcome changed since FILE was recorded\n"
+         "  --json                  one JSON object instead of the text report\n"
+         "  --sarif FILE            also write SARIF 2.1.0 for code scanning: an alert per function and\n"
+         "                          deviation kind, at the function's line ('-': standard output)\n"
+         "  --sarif-base DIR        the SARIF's file URIs are relative to DIR (default: the working directory)\n"
+         "  --markdown FILE         also write a Markdown summary table, e.g. $GITHUB_STEP_SUMMARY ('-': standard\n"
+         "                          output)\n"
+         "  --print-child           print the Python program the child runs, and exit\n"
+         "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
+}
 
 // `-` as an output file: standard output, instead of the text report.
 constexpr const char* kStandardOutput = "-";
@@ -131,11 +141,12 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   if (c.run.adapter && !c.run.profile.empty()) return "--adapter and --profile exclude each other";
   if (!c.run.adapter && c.run.profile.empty()) return "give --profile NAME with source FILEs, or --adapter MODULE.py";
   if (!c.run.adapter && c.run.files.empty()) return "--profile " + c.run.profile + " needs at least one FILE";
-  if (c.run.fuzz_seconds && c.run.adapter) return "--fuzz is an option of --profile trtllm";
+  if (c.run.fuzz_seconds && c.run.adapter) return "--fuzz is an option of " + conform::profiles_taking_fuzz();
   if (c.run.fuzz_seconds && (!c.run.record_path.empty() || !c.run.baseline_path.empty())) {
     return "--fuzz reports its finding; --record and --baseline are for grid runs";
   }
-  if (c.run.hybrid && c.run.profile != "vllm-mooncake") return "--hybrid is an option of --profile vllm-mooncake";
+  const conform::Profile* profile = conform::find_profile(c.run.profile);
+  if (c.run.hybrid && !(profile && !profile->hybrid.empty())) return "--hybrid is an option of " + conform::profiles_taking_hybrid();
   if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
     return "--record and --baseline must be different files";
   }
@@ -229,7 +240,7 @@ int conform_command(const std::vector<std::string>& args) {
   }
   const ConformCli& c = std::get<ConformCli>(parsed);
   if (c.help) {
-    std::cout << kConformUsage;
+    std::cout << conform_usage();
     return 0;
   }
   if (c.print_child) {

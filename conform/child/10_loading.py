@@ -1,6 +1,7 @@
-# tpcheck conform's Python child (conform/child/*.py, joined in file-name
-# order into one program that tpcheck runs with `python3 -I -c`; standard
-# library only, python3 >= 3.9).
+# tpcheck conform's Python child (conform/child/*.py and each engine's
+# conform/engines/ENGINE/child/*.py, joined in file-name order into one
+# program that tpcheck runs with `python3 -I -c`; standard library only,
+# python3 >= 3.9).
 #
 # Part 1: loading connector code without running it. A source file is parsed
 # with `ast`; nothing at module level runs except imports of standard-library
@@ -16,9 +17,9 @@
 # or, by name, in its bases in any given file; an instance is made without
 # running its constructor. An import inside a function body of a module that
 # is not installed is served from the given file that defines the names it
-# imports. The vLLM names connector code uses (KV cache spec classes, NIXL's
-# TPMapping record, Mooncake's TransferRegion) and a logger that accepts any
-# method are small stand-ins.
+# imports. The names connector code uses from its engine (an engine's part
+# of the child adds them: vLLM's KV cache spec classes, TensorRT-LLM's
+# RankInfo...) and a logger that accepts any method are small stand-ins.
 import __future__
 import ast
 import builtins
@@ -148,62 +149,7 @@ def not_loaded(name, reason):
     return stub
 
 
-# --- stand-ins for the vLLM names connector code uses -------------------------
-
-class KVCacheSpec:
-    """Stand-in for vllm.v1.kv_cache_interface.KVCacheSpec (and its family below)."""
-
-
-class AttentionSpec(KVCacheSpec):
-    pass
-
-
-class FullAttentionSpec(AttentionSpec):
-    pass
-
-
-class MLAAttentionSpec(FullAttentionSpec):
-    pass
-
-
-class SlidingWindowSpec(AttentionSpec):
-    pass
-
-
-class SlidingWindowMLASpec(SlidingWindowSpec):
-    pass
-
-
-class ChunkedLocalAttentionSpec(AttentionSpec):
-    pass
-
-
-class MambaSpec(KVCacheSpec):
-    pass
-
-
-class _Record:
-    """A record that keeps the fields it is given, by position or by name."""
-    FIELDS = ()
-
-    def __init__(self, *args, **fields):
-        self.__dict__.update(zip(self.FIELDS, args))
-        self.__dict__.update(fields)
-
-    def __repr__(self):
-        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % kv for kv in self.__dict__.items()))
-
-
-class TPMapping(_Record):
-    """Stand-in for NIXL's mapping record."""
-    FIELDS = ("source_ranks_per_group", "all_source_ranks", "rank_to_attention_slot", "rank_offset_factor",
-              "local_consumers")
-
-
-class TransferRegion(_Record):
-    """Stand-in for Mooncake's registered KV region."""
-    FIELDS = ("base_addr", "block_len", "kv_block_len")
-
+# --- stand-ins -------------------------------------------------------------------
 
 class _Logger:
     """A logger that accepts any method (warning_once, error, ...) and does nothing."""
@@ -217,10 +163,9 @@ class _Logger:
         return self._ignore
 
 
-STAND_INS = {cls.__name__: cls for cls in (
-    KVCacheSpec, AttentionSpec, FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, SlidingWindowMLASpec,
-    ChunkedLocalAttentionSpec, MambaSpec, TPMapping, TransferRegion)}
-STAND_INS["logger"] = _Logger()
+# Names connector code uses that no given file defines, by name: the engines'
+# parts of the child add theirs (their classes, as small stand-ins).
+STAND_INS = {"logger": _Logger()}
 
 
 # --- source files ---------------------------------------------------------------

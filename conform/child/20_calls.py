@@ -9,6 +9,10 @@ class Unshapeable(Exception):
     """The definition cannot be called as the profile needs."""
 
 
+class Unbound(Exception):
+    """The binding is skipped, for the reason it carries, whole (a driver's own)."""
+
+
 class Target:
     """A bound definition: its name and place for the report, and how a case calls it."""
 
@@ -21,7 +25,7 @@ class Target:
         self.setup = None        # the statement that gives the instance its attributes
         self.item_setup = None   # the same, for a driver to run per call
         self.namespace = {}      # the globals of the definition's file
-        self.driver = None       # a TransferDriver, for a driver of kind transfers
+        self.driver = None       # the driver of a kind of DRIVERS, bound to this target
 
 
 def find_class(names, sources):
@@ -98,9 +102,8 @@ def bind(spec, sources):
             target.cls = found_class[0].load_class(found_class[1]).cls
         callable_ = target.function
     else:
-        steps = [m for m, _ in driver["steps"][:-1]] if driver and driver["kind"] == "transfers" else []
-        if driver and driver["kind"] == "peers":
-            steps = [m for m in driver["needs"] if m not in spec["methods"]]
+        kind = DRIVERS.get(driver["kind"]) if driver else None
+        steps = kind.extra_methods(spec, driver) if kind else []
         target, why = bind_method(spec, sources, spec["classes"], spec["methods"], steps, spec.get("requires") or ())
         if target is None:
             return None, why
@@ -117,30 +120,22 @@ def bind(spec, sources):
             target.call = call_expression(spec, callable_)
         else:
             target.call = "_drive(%s)" % ", ".join(spec["params"])
-            if driver["kind"] == "transfers":
-                pairing_spec = dict(spec, attributes=driver["pairing"]["attributes"])
-                pairing, why = bind_method(pairing_spec, sources, driver["pairing"]["classes"],
-                                           driver["pairing"]["methods"])
-                if pairing is None:
-                    return None, "%s (%s) is run for the senders that %s gives: %s" % (
-                        target.qualname, target.where, " or ".join(
-                            "%s.%s" % (c, m) for c in driver["pairing"]["classes"]
-                            for m in driver["pairing"]["methods"]), why)
-                pairing.item_setup = instance_setup(pairing_spec, pairing.cls)
-                target.driver = TransferDriver(target, driver, pairing)
-            elif driver["kind"] == "peers":
-                target.driver = PeerDriver(target, driver, sources)
+            if driver["kind"] in DRIVERS:
+                target.driver = DRIVERS[driver["kind"]].bind(spec, target, driver, sources)
             else:
                 compile(each_driver(target, driver), "<tpcheck driver>", "exec")
     except (Unshapeable, SyntaxError) as e:
         note = spec.get("skip_note")
         return None, "%s (%s): %s%s" % (target.qualname, target.where, e, "; " + note if note else "")
+    except Unbound as e:
+        return None, str(e)
     return target, None
 
 
 def runner_scope(target):
     """The names a target's calls use: the stand-ins, the bound callable, a driver."""
-    scope = {"__builtins__": builtins, "_render": RENDERERS[target.spec["render"]], "_region": region}
+    scope = {"__builtins__": builtins, "_render": RENDERERS[target.spec["render"]]}
+    scope.update(CALL_NAMES)
     scope.update(STAND_INS)
     scope.update(DRIVER_NAMES)
     scope["_np"] = target.namespace.get("np")
@@ -234,34 +229,12 @@ def render_int_list(value):
         return repr(value)
 
 
-def render_tp_mapping(mapping):
-    """The fields of NIXL's TPMapping that SPEC §12 compares, for its one attention group."""
-    try:
-        sources = [operator.index(x) for x in mapping.source_ranks_per_group[0]]
-        offset = operator.index(mapping.rank_offset_factor)
-        slots = sorted((operator.index(k), operator.index(v)) for k, v in dict(mapping.rank_to_attention_slot).items())
-        consumers = getattr(mapping, "local_consumers", None)
-        tail = "" if consumers is None else ", local_consumers=%d" % operator.index(consumers)
-    except Exception:  # noqa: BLE001 - not a mapping: shown as it is
-        return repr(mapping)
-    return "TPMapping(sources=%r, rank_offset_factor=%d, rank_to_attention_slot={%s}%s)" % (
-        sources, offset, ", ".join("%d: %d" % s for s in slots), tail)
+# How a value is written, by the profile's name for it: the engines' parts add theirs.
+RENDERERS = {"repr": repr, "int_list": render_int_list, "text": str}
 
-
-def render_sender_plan(value):
-    """(should_transfer, src_offset, dst_offset, length), numpy scalars as Python's."""
-    try:
-        items = tuple(value)
-        if len(items) == 4 and type(items[0]).__name__ in ("bool", "bool_"):
-            return "(%s, %d, %d, %d)" % (bool(items[0]), operator.index(items[1]), operator.index(items[2]),
-                                         operator.index(items[3]))
-    except Exception:  # noqa: BLE001 - not a plan: shown as it is
-        pass
-    return repr(value)
-
-
-RENDERERS = {"repr": repr, "int_list": render_int_list, "tp_mapping": render_tp_mapping,
-             "sender_plan": render_sender_plan, "text": str}
+# Names the profiles' call expressions use besides the stand-ins and the
+# drivers': the engines' parts add theirs.
+CALL_NAMES = {}
 
 
 STR_FAILED = "<str() of the exception failed>"
@@ -288,10 +261,6 @@ class ReprFailed(Exception):
 def outcome_of_render_failure(e):
     cls, text = outcome_of_exception(e)
     return ReprFailed, "%s: %s" % (cls.__name__, text)
-
-
-def region(kv_block_len):
-    return TransferRegion(base_addr=0, block_len=kv_block_len, kv_block_len=kv_block_len)
 
 
 # --- the loop over a grid -------------------------------------------------------------

@@ -1,8 +1,9 @@
 // Readers of what a driver of the child answers for one configuration
 // (conform/child/25_drivers.py): the items of a driver of kind `each`, the
-// log of a driver of kind `transfers`, and the canonical integer forms in
-// both. They take any text: what they cannot read is a malformed item or
-// line, which the relations report as such, never a crash.
+// log of a driver of kind `transfers` (conform/engines/sglang/child/), and
+// the canonical integer forms in both. They take any text: what they cannot
+// read is a malformed item or line, which the relations report as such,
+// never a crash.
 #pragma once
 
 #include <cstdint>

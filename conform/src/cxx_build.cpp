@@ -24,17 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Functions the drivers call besides the bindings' own, when the files define them.
-const std::vector<std::string> kHelpers = {"isPowerOfTwo"};
-// Namespaces the stub declares: a using-directive naming another is left out.
-const std::set<std::string> kStubNamespaces = {
-    "tensorrt_llm", "tensorrt_llm::common", "tensorrt_llm::runtime", "tensorrt_llm::mpi", "tensorrt_llm::executor",
-    "tensorrt_llm::executor::kv_cache", "tensorrt_llm::batch_manager", "tensorrt_llm::batch_manager::kv_cache_manager",
-    "common", "runtime", "mpi", "executor", "kv_cache", "executor::kv_cache", "batch_manager", "kv_cache_manager",
-    "batch_manager::kv_cache_manager"};
-// Names the stub provides: a definition of one in the files is not pulled in as a dependency.
-const std::set<std::string> kStubNames = {"CacheState", "TargetRanksInfo", "MpiComm", "world", "getRank"};
-
 std::optional<std::string> find_program(const std::vector<std::string>& names) {
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path ? path : "/usr/bin:/bin");
@@ -77,30 +66,7 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// The TargetRanksInfo the code reads (trtllm_stub.hpp's layouts).
-int target_ranks_layout(const std::vector<const CxxDefinition*>& chosen, std::string& note) {
-  bool cp = false, dup = false, attention_layers = false, layers = false;
-  for (const auto* d : chosen) {
-    cp = cp || contains(d->identifiers, "mDomainCPSize");
-    dup = dup || contains(d->identifiers, "mDupHeadFactor") || contains(d->identifiers, "mPeerDupHeadFactor");
-    attention_layers = attention_layers || contains(d->identifiers, "mPeerAttentionLayerNumInDomainPP");
-    layers = layers || contains(d->identifiers, "mPeerLayerNumInDomainPP");
-  }
-  if (attention_layers) {
-    note = "TargetRanksInfo with mDomainCPSize and mPeerAttentionLayerNumInDomainPP";
-    return 3;
-  }
-  if (cp || layers) {
-    note = "TargetRanksInfo with mDomainCPSize and mPeerLayerNumInDomainPP";
-    return 4;
-  }
-  if (dup) {
-    note = "TargetRanksInfo with the duplicate-head factors, without mDomainCPSize";
-    return 2;
-  }
-  note = "the oldest TargetRanksInfo {mDomainPPSize, mDomainTPSize, mIRanks}";
-  return 1;
-}
+}  // namespace
 
 std::string open_namespaces(const std::vector<std::string>& ns) {
   std::string out;
@@ -122,8 +88,6 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-// The member's declaration inside its class: the definition up to its body,
-// without the class qualification of its name.
 std::string member_declaration(const CxxDefinition& d) {
   std::string decl = d.text.substr(0, d.body_offset);
   const std::string qualified = d.class_name + "::" + d.simple_name;
@@ -133,33 +97,25 @@ std::string member_declaration(const CxxDefinition& d) {
   return decl + ";";
 }
 
-struct Generated {
-  std::string source;
-  std::string layout;
-};
+void CxxSource::line(const std::string& text) {
+  out_ += text + "\n";
+  lines_ += 1 + static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
+}
 
-class Generator {
- public:
-  void line(const std::string& text) {
-    out_ += text + "\n";
-    lines_ += 1 + static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
-  }
-  void definition(const CxxDefinition& d) {
-    line(open_namespaces(d.namespaces));
-    line("#line " + std::to_string(d.line) + " " + quoted(d.file));
-    out_ += d.text + "\n";
-    lines_ += 1 + static_cast<unsigned>(std::count(d.text.begin(), d.text.end(), '\n'));
-    line("#line " + std::to_string(lines_ + 2) + " \"tpcheck_generated.cpp\"");
-    line(close_namespaces(d.namespaces));
-  }
-  std::string take() { return std::move(out_); }
+void CxxSource::definition(const CxxDefinition& d) {
+  line(open_namespaces(d.namespaces));
+  line("#line " + std::to_string(d.line) + " " + quoted(d.file));
+  out_ += d.text + "\n";
+  lines_ += 1 + static_cast<unsigned>(std::count(d.text.begin(), d.text.end(), '\n'));
+  line("#line " + std::to_string(lines_ + 2) + " \"tpcheck_generated.cpp\"");
+  line(close_namespaces(d.namespaces));
+}
 
- private:
-  std::string out_;
-  unsigned lines_ = 0;
-};
-
-}  // namespace
+bool CxxUnit::reads(std::initializer_list<const char*> identifiers) const {
+  return std::any_of(chosen.begin(), chosen.end(), [&](const CxxDefinition* d) {
+    return std::any_of(identifiers.begin(), identifiers.end(), [&](const char* n) { return contains(d->identifiers, n); });
+  });
+}
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
                        std::chrono::seconds budget) {
@@ -231,92 +187,6 @@ std::string first_error(const ProgramRun& compiled, const std::string& cxx) {
   return cxx + " " + compiled.ended;
 }
 
-// One translation unit: the stub header, the chosen definitions in file
-// order, and the driver, told which functions it has (a left-out one with why).
-std::string source_of(const std::vector<const CxxDefinition*>& chosen, const std::set<const CxxDefinition*>& taken,
-                      const std::vector<CxxScan>& scans, const std::map<std::string, const CxxDefinition*>& by_name,
-                      const std::vector<Binding>& bindings, const std::map<std::string, std::string>& left_out,
-                      int layout, CxxTarget target) {
-  Generator g;
-  g.line("// Generated by tpcheck conform: the functions cut out of the files under test, the stub");
-  g.line("// header they are compiled against, and the driver that calls them.");
-  g.line("#define TPCHECK_TARGET_RANKS_LAYOUT " + std::to_string(layout));
-  g.line("#include \"trtllm_stub.hpp\"");
-  // The class of the members, declaring exactly the members defined.
-  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<const CxxDefinition*>> classes;
-  for (const auto* d : chosen) {
-    if (!d->class_name.empty()) classes[{d->class_name, d->namespaces}].push_back(d);
-  }
-  std::string formatter_alias;
-  for (const auto& [key, members] : classes) {
-    const auto& [name, ns] = key;
-    g.line(open_namespaces(ns));
-    g.line("class " + name + " {\n public:\n  using SizeType32 = ::tensorrt_llm::runtime::SizeType32;\n"
-           "  using CacheState = ::tensorrt_llm::executor::kv_cache::CacheState;");
-    for (const auto* m : members) g.line("  " + member_declaration(*m));
-    g.line("};");
-    g.line(close_namespaces(ns));
-    if (name == "CacheFormatter") {
-      std::string qualified;
-      for (const auto& n : ns) qualified += "::" + (n.empty() ? std::string() : n);
-      formatter_alias = "using TpcheckCacheFormatter = " + qualified + "::CacheFormatter;";
-    }
-  }
-  std::set<std::string> usings_done;
-  for (const auto& s : scans) {
-    for (const auto& u : s.usings) {
-      std::string target = u.target;
-      if (target.rfind("::", 0) == 0) target.erase(0, 2);
-      if (!kStubNamespaces.count(target)) continue;
-      const std::string text = open_namespaces(u.namespaces) + u.text + close_namespaces(u.namespaces);
-      if (usings_done.insert(text).second) g.line(text);
-    }
-  }
-  // Free functions are declared first, so that file order does not matter.
-  for (const auto* d : chosen) {
-    if (!d->class_name.empty()) continue;
-    const std::string decl = d->text.substr(0, d->body_offset);
-    if (decl.find('=') != std::string::npos || decl.find("template") != std::string::npos) continue;
-    g.line(open_namespaces(d->namespaces) + decl + ";" + close_namespaces(d->namespaces));
-  }
-  for (const auto* d : chosen) g.definition(*d);
-  if (!formatter_alias.empty()) g.line(formatter_alias);
-  auto has = [&](const std::string& name) {
-    return by_name.count(name) && taken.count(by_name.at(name)) && !left_out.count(name);
-  };
-  g.line("#define TPCHECK_HAS_NEED_SEND " + std::string(has("CacheFormatter::needSendCache") ? "1" : "0"));
-  g.line("#define TPCHECK_HAS_PICK " + std::string(has("CacheFormatter::pickRecvConnections") ? "1" : "0"));
-  g.line("#define TPCHECK_HAS_INQUIRE " + std::string(has("CacheFormatter::inquireSupport") ? "1" : "0"));
-  // What the version reads: one that never reads attention DP or the stages'
-  // layer counts has neither (the oldest), and is not asked about them.
-  auto reads = [&](std::initializer_list<const char*> names) {
-    return std::any_of(chosen.begin(), chosen.end(), [&](const CxxDefinition* d) {
-      return std::any_of(names.begin(), names.end(), [&](const char* n) { return contains(d->identifiers, n); });
-    });
-  };
-  g.line("#define TPCHECK_READS_ADP " + std::string(reads({"mEnableAttentionDP", "mEnableAttenionDP"}) ? "1" : "0"));
-  g.line("#define TPCHECK_READS_LAYER_SPLIT " + std::string(reads({"mAttentionLayerNumPerPP"}) ? "1" : "0"));
-  g.line("#include \"trtllm_observe.hpp\"");
-  g.line("namespace tpcheck_trtllm {");
-  g.line("const Extracted kExtracted[] = {");
-  for (const auto& b : bindings) {
-    const std::string f = b.call.functions.empty() ? b.name : b.call.functions.front();
-    if (has(f)) {
-      const auto* d = by_name.at(f);
-      g.line("  {" + quoted(b.name) + ", " + quoted(d->name) + ", " + quoted(d->file + ":" + std::to_string(d->line)) +
-             ", \"\"},");
-    } else {
-      const auto why = left_out.find(f);
-      g.line("  {" + quoted(b.name) + ", \"\", \"\", " +
-             quoted(why != left_out.end() ? why->second : "no definition of " + f + " in the given files") + "},");
-    }
-  }
-  g.line("};");
-  g.line("}  // namespace tpcheck_trtllm");
-  g.line(target == CxxTarget::Fuzz ? "#include \"trtllm_fuzz_main.hpp\"" : "#include \"trtllm_child_main.hpp\"");
-  return g.take();
-}
-
 // Compiles `source` (or finds it in the cache: a program, or the first error
 // of an earlier attempt), nullopt and the compiler's first error otherwise.
 std::optional<CxxBuild> compile(CxxTarget target, const std::string& source, CxxBuild build,
@@ -382,7 +252,7 @@ std::optional<CxxBuild> compile(CxxTarget target, const std::string& source, Cxx
 
 }  // namespace
 
-std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::string>& files,
+std::optional<CxxBuild> build_cxx(const CxxChild& child, CxxTarget target, const std::vector<std::string>& files,
                                   const std::vector<Binding>& bindings, std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   if (auto missing = cxx_missing(target)) {
@@ -403,8 +273,8 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
       if (d.class_name.empty()) by_simple_name.emplace(d.simple_name, &d);
     }
   }
-  if (!by_name.count("targetIRanks")) {
-    error = "targetIRanks is defined in none of the given files (give cacheSplitConcat.cpp or .cu)";
+  if (!by_name.count(child.driver_function)) {
+    error = child.missing_driver;
     return std::nullopt;
   }
   // The definitions some roots need: the roots, and (transitively) the
@@ -420,7 +290,7 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
       const CxxDefinition* d = work.back();
       work.pop_back();
       for (const auto& id : d->identifiers) {
-        if (id == d->simple_name || kStubNames.count(id)) continue;
+        if (id == d->simple_name || child.stub_names.count(id)) continue;
         if (auto it = by_simple_name.find(id); it != by_simple_name.end()) want(it->second);
         if (!d->class_name.empty()) {
           if (auto it = by_name.find(d->class_name + "::" + id); it != by_name.end()) want(it->second);
@@ -433,10 +303,10 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
   // A function that does not build against the stub (it calls what the given
   // files do not define, or reads what the stub does not declare) is left
   // out with the compiler's first error, and the others are built without
-  // it; targetIRanks, which every driver calls, cannot be left out.
+  // it; the function every driver calls cannot be left out.
   std::map<std::string, std::string> left_out;  // function -> why
   for (;;) {
-    std::vector<std::string> roots(kHelpers.begin(), kHelpers.end());
+    std::vector<std::string> roots(child.helpers.begin(), child.helpers.end());
     for (const auto& b : bindings) {
       if (!left_out.count(function_of(b))) roots.push_back(function_of(b));
     }
@@ -447,11 +317,19 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
         if (taken.count(&d)) chosen.push_back(&d);
       }
     }
+    const CxxUnit unit{chosen, scans,
+                       [&](const std::string& name) -> const CxxDefinition* {
+                         const auto d = by_name.find(name);
+                         return d != by_name.end() && taken.count(d->second) && !left_out.count(name) ? d->second
+                                                                                                       : nullptr;
+                       },
+                       [&](const std::string& name) {
+                         const auto why = left_out.find(name);
+                         return why != left_out.end() ? why->second : "no definition of " + name + " in the given files";
+                       }};
     CxxBuild build;
-    const int layout = target_ranks_layout(chosen, build.layout);
     std::string compile_error;
-    const auto built = compile(target, source_of(chosen, taken, scans, by_name, bindings, left_out, layout, target), build,
-                               started, compile_error);
+    const auto built = compile(target, child.source(unit, bindings, target, build.note), build, started, compile_error);
     if (built) return built;
     const auto place = error_place(compile_error);
     const CxxDefinition* culprit = place ? definition_at(scans, place->first, place->second) : nullptr;
@@ -460,8 +338,8 @@ std::optional<CxxBuild> build_cxx(CxxTarget target, const std::vector<std::strin
       const std::string f = function_of(b);
       if (culprit && !left_out.count(f) && needed_by({f}).count(culprit)) dropped.push_back(f);
     }
-    const bool essential = !culprit || needed_by({"targetIRanks"}).count(culprit) ||
-                           std::any_of(kHelpers.begin(), kHelpers.end(), [&](const std::string& h) {
+    const bool essential = !culprit || needed_by({child.driver_function}).count(culprit) ||
+                           std::any_of(child.helpers.begin(), child.helpers.end(), [&](const std::string& h) {
                              return needed_by({h}).count(culprit) > 0;
                            });
     if (essential || dropped.empty()) {

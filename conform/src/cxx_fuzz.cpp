@@ -1,4 +1,5 @@
-// --fuzz: libFuzzer on the C++ functions under test (trtllm_fuzz_main.hpp),
+// --fuzz: libFuzzer on the C++ functions under test (the fuzz target the
+// profile's CxxChild writes: trtllm's is cxx/trtllm_fuzz_main.hpp),
 // then the first deviation it found shrunk to the smallest case of its kind:
 // libFuzzer minimises the input, the target says which deployment and kind
 // it is, and the grid below that deployment finds the smallest such case,
@@ -57,10 +58,12 @@ std::uint64_t executed_units(const std::string& output) {
 
 std::optional<RunReport> run_conformance_fuzz(const RunOptions& o, std::string& error) {
   // The profile's C++ functions: its Python ones (trtllm's other half) run on the grid.
-  auto bindings = profile_bindings(o.profile, {o.hybrid});
-  if (bindings) std::erase_if(*bindings, [](const Binding& b) { return b.child != ChildKind::Cxx; });
-  if (!bindings || bindings->empty()) {
-    error = "--fuzz runs compiled C++ functions: it is an option of --profile trtllm";
+  const Profile* profile = find_profile(o.profile);
+  std::vector<Binding> bindings;
+  if (profile) bindings = profile->bindings({o.hybrid});
+  std::erase_if(bindings, [](const Binding& b) { return b.child != ChildKind::Cxx; });
+  if (bindings.empty() || profile->cxx == nullptr) {
+    error = "--fuzz runs compiled C++ functions: it is an option of " + profiles_taking_fuzz();
     return std::nullopt;
   }
   std::vector<std::string> cxx_files;
@@ -71,7 +74,7 @@ std::optional<RunReport> run_conformance_fuzz(const RunOptions& o, std::string& 
     }
     cxx_files.push_back(f);
   }
-  const auto built = build_cxx(CxxTarget::Fuzz, cxx_files, *bindings, error);
+  const auto built = build_cxx(*profile->cxx, CxxTarget::Fuzz, cxx_files, bindings, error);
   if (!built) return std::nullopt;
   TemporaryDirectory work;
   if (work.path.empty()) {

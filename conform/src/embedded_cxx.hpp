@@ -1,5 +1,5 @@
-// The sources of the C++ child (conform/cxx/*), embedded at build time by
-// conform/CMakeLists.txt into embedded_cxx.cpp.
+// The sources of the C++ children (conform/engines/*/cxx/*), embedded at
+// build time by conform/CMakeLists.txt into embedded_cxx.cpp.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #include "tpcheck/conform/judge.hpp"
 
-#include "relations.hpp"
+#include "tpcheck/conform/binding_text.hpp"
 #include "tpcheck/operations.hpp"
 #include "tpcheck/outcome.hpp"
 
@@ -31,6 +31,36 @@ std::string call_text(const std::string& op, const std::vector<BigInt>& args) {
   return s + ")";
 }
 
+// Exact comparison's end: a wrong value above the model's is too many (a
+// count), and a conforming case needs no note.
+Judgement finished(Judgement j, const Actual& actual) {
+  if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);
+  if (!j.kind) j.note.clear();
+  return j;
+}
+
+Judgement judge_exact(const Binding& b, std::size_t op, const CaseArgs& args, const Actual& actual) {
+  Judgement j;
+  // Most cases fit int64: the model runs there without a cpp_int in sight
+  // (nor an allocation for its arguments).
+  thread_local std::vector<std::int64_t> small;
+  small.clear();
+  for (const std::size_t k : b.model_from_case) {
+    const auto v = narrow(args[k]);
+    if (!v) break;
+    small.push_back(*v);
+  }
+  if (small.size() == b.model_from_case.size()) {
+    j.expected = evaluate_int64(op, small);
+  } else {
+    std::vector<BigInt> model_args;
+    for (const std::size_t k : b.model_from_case) model_args.push_back(args[k]);
+    j.expected = evaluate_big(op, model_args);
+  }
+  j.kind = classify(j.expected, actual);
+  return finished(std::move(j), actual);
+}
+
 // One count for every producer rank p of (P, D): single_readers(p, P, D)
 // must be that count for each p, and fail (identically for every p) where it
 // fails. Rank 0 stands for all ranks when there are none or it fails.
@@ -51,10 +81,24 @@ Judgement judge_count_for_every_rank(const Binding& b, std::size_t op, const Cas
     j.note = "for producer rank " + decimal(p) + ": " + call_text(b.model_op, model_args);
     if (j.kind || is_failure_text(j.expected)) break;
   }
-  return j;
+  return finished(std::move(j), actual);
 }
 
 }  // namespace
+
+const Relation kExact{
+    .judge = judge_exact,
+    .compared_with = [](const Binding& b) { return "`" + model_call(b) + "`: value or exact error"; },
+};
+
+const Relation kCountForEveryProducerRank{
+    .judge = judge_count_for_every_rank,
+    .compared_with =
+        [](const Binding& b) {
+          return "`" + b.model_op + "(p, P, D)` for every prefill rank `p`: one count must fit them all, and it fails "
+                 "where they fail";
+        },
+};
 
 std::optional<Kind> classify(const std::string& expected, const Actual& actual) {
   switch (actual.status) {
@@ -96,68 +140,31 @@ std::string model_outcome(std::size_t op, const std::vector<BigInt>& args) {
   return evaluate_int64(op, small);
 }
 
-Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Actual& actual) {
-  Judgement j;
-  if (actual.status == Actual::Status::NotRun) return j;
-  switch (b.relation) {
-    case Relation::Exact: {
-      // Most cases fit int64: the model runs there without a cpp_int in
-      // sight (nor an allocation for its arguments).
-      thread_local std::vector<std::int64_t> small;
-      small.clear();
-      for (const std::size_t k : b.model_from_case) {
-        const auto v = narrow(args[k]);
-        if (!v) break;
-        small.push_back(*v);
-      }
-      if (small.size() == b.model_from_case.size()) {
-        j.expected = evaluate_int64(op, small);
-      } else {
-        std::vector<BigInt> model_args;
-        for (const std::size_t k : b.model_from_case) model_args.push_back(args[k]);
-        j.expected = evaluate_big(op, model_args);
-      }
-      j.kind = classify(j.expected, actual);
-      break;
-    }
-    case Relation::CountForEveryProducerRank: j = judge_count_for_every_rank(b, op, args, actual); break;
-    case Relation::WindowCompletionCount: return judge_window_count(args, actual);
-    case Relation::NixlMapping: return judge_nixl_mapping(args, actual);
-    case Relation::SenderPlan: return judge_sender_plan(args, actual);
-    case Relation::AcceptsSizing: return judge_accepts_sizing(args, actual);
-    case Relation::RankMapping: return judge_rank_mapping(args, actual);
-    case Relation::HeadSliceDocumented: return judge_head_slice(args, actual, false);
-    case Relation::HeadSliceAsRun: return judge_head_slice(args, actual, true);
-    case Relation::StagingLayout: return judge_staging_layout(args, actual);
-    case Relation::SliceConfig: return judge_slice_config(args, actual);
-    case Relation::MooncakeTransfers:
-    case Relation::NixlTransfers: return judge_transfers(b, args, actual);
-    case Relation::IndexFunction: return judge_index_function(args, actual);
-    case Relation::TrtllmTransceiver: return judge_trtllm_transceiver(b, args, actual);
-    case Relation::PeerFindOverlap: return judge_peer_find_overlap(args, actual);
-    case Relation::PeerHeadOffsets: return judge_peer_head_offsets(args, actual);
-    case Relation::PeerCompatible: return judge_peer_compatible(b, args, actual);
-    case Relation::PeerOverlap: return judge_peer_overlap(b, args, actual);
-    case Relation::PeerKvMap: return judge_peer_kv_map(b, args, actual);
+std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args) {
+  std::vector<std::int64_t> out;
+  for (const BigInt& a : args) {
+    const auto v = narrow(a);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
   }
-  if (j.kind == Kind::WrongValue) j.too_many = above(actual.text, j.expected);
-  if (!j.kind) j.note.clear();
+  return out;
+}
+
+Judgement unreadable(const Actual& actual) {
+  Judgement j;
+  const auto kind = classify("", actual);
+  j.findings.push_back({kind ? kind_id(*kind) : "crashed", {std::nullopt, std::nullopt},
+                        "the configuration's calls made", actual.rendered()});
   return j;
 }
 
+Judgement judge(const Binding& b, std::size_t op, const CaseArgs& args, const Actual& actual) {
+  if (actual.status == Actual::Status::NotRun) return {};
+  return b.relation->judge(b, op, args, actual);
+}
+
 std::string not_compared_reason(const Binding& b) {
-  if (b.relation == Relation::NixlMapping) {
-    return "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)";
-  }
-  if (b.relation == Relation::TrtllmTransceiver) {
-    return "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
-           "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them";
-  }
-  if (b.relation == Relation::PeerKvMap) {
-    return "sizings the model refuses (TP sizes per attention-DP group that do not divide each other) and every gen "
-           "rank refused: nothing moves";
-  }
-  return "cases outside int64, which this relation does not compare";
+  return b.relation->not_compared ? b.relation->not_compared : "cases outside int64, which this relation does not compare";
 }
 
 }  // namespace tpcheck::conform

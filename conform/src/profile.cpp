@@ -1,7 +1,7 @@
 // What every profile shares: the kinds of deviation and what each means for a
-// deployment, the adapter profile, and the table of profiles (each engine's
-// bindings are data in a file of their own: profile_vllm.cpp,
-// profile_sglang.cpp, profile_trtllm.cpp).
+// deployment, the adapter profile, and the lookups in the table of profiles
+// (each engine's are data in its folder of conform/engines/; the table is the
+// engines.cpp conform/CMakeLists.txt generates).
 #include "tpcheck/conform/profile.hpp"
 
 #include <algorithm>
@@ -23,13 +23,13 @@ std::vector<ParamSpec> model_params(const std::vector<std::string>& names) {
 // A MoRIIO function or an adapter's operation: called positionally in the
 // connector's argument order, on the edge grid with far-out values.
 Binding positional_binding(std::string name, const std::vector<std::string>& params, std::string op,
-                           std::vector<std::size_t> model_from_case, Relation relation) {
+                           std::vector<std::size_t> model_from_case, const Relation& relation) {
   Binding b;
   b.name = name;
   b.params = model_params(params);
   b.model_op = std::move(op);
   b.model_from_case = std::move(model_from_case);
-  b.relation = relation;
+  b.relation = &relation;
   b.call.functions = {std::move(name)};
   b.call.positional = true;
   return b;
@@ -62,7 +62,7 @@ std::string each_driver(const std::string& over, const std::vector<std::string>&
          json_string(render) + "}";
 }
 
-Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
+Binding configuration_binding(std::string name, std::vector<ParamSpec> params, const Relation& relation) {
   Binding b = shaped_binding(std::move(name), std::move(params), relation);
   b.coordinates = {"p", "d"};
   b.configuration_order = true;
@@ -70,13 +70,13 @@ Binding configuration_binding(std::string name, std::vector<ParamSpec> params, R
   return b;
 }
 
-Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation) {
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, const Relation& relation) {
   Binding b;
   b.name = std::move(name);
   b.params = std::move(params);
   b.style = GridStyle::ValidOnly;
   b.named_args = true;
-  b.relation = relation;
+  b.relation = &relation;
   return b;
 }
 
@@ -164,32 +164,59 @@ std::vector<std::string> Binding::param_names() const {
 
 std::optional<CaseArgs> Binding::case_from_model_call(const std::string& op, const std::vector<BigInt>& args) const {
   if (op != model_op) return std::nullopt;
-  if (relation == Relation::CountForEveryProducerRank) {
+  if (relation == &kCountForEveryProducerRank) {
     if (args.size() != 3) return std::nullopt;
     return CaseArgs{args[1], args[2]};  // single_readers(p, P, D) speaks about (P, D)
   }
-  if (relation != Relation::Exact || args.size() != model_from_case.size()) return std::nullopt;
+  if (relation != &kExact || args.size() != model_from_case.size()) return std::nullopt;
   CaseArgs c(params.size());
   for (std::size_t k = 0; k < model_from_case.size(); ++k) c[model_from_case[k]] = args[k];
   return c;
 }
 
-std::vector<std::string> profile_names() { return {"vllm-moriio", "vllm-nixl", "vllm-mooncake", "sglang", "trtllm"}; }
+const Profile* find_profile(const std::string& name) {
+  for (const Profile& p : profiles()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> profile_names() {
+  std::vector<std::string> out;
+  for (const Profile& p : profiles()) out.push_back(p.name);
+  return out;
+}
 
 std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options) {
-  if (profile == "vllm-moriio") return vllm_moriio_bindings();
-  if (profile == "vllm-nixl") return vllm_nixl_bindings();
-  if (profile == "vllm-mooncake") return vllm_mooncake_bindings(options);
-  if (profile == "sglang") return sglang_bindings();
-  if (profile == "trtllm") return trtllm_bindings();
-  return std::nullopt;
+  const Profile* p = find_profile(profile);
+  if (p == nullptr) return std::nullopt;
+  return p->bindings(options);
 }
 
 const std::vector<KindInfo>& profile_kinds(const std::string& profile) {
   static const std::vector<KindInfo> kNone;
-  if (profile == "sglang") return sglang_kinds();
-  if (profile == "trtllm") return trtllm_kinds();
-  return kNone;
+  const Profile* p = find_profile(profile);
+  return p && p->kinds ? p->kinds() : kNone;
+}
+
+namespace {
+
+std::string profiles_where(const std::function<bool(const Profile&)>& takes) {
+  std::string out;
+  for (const Profile& p : profiles()) {
+    if (takes(p)) out += (out.empty() ? "--profile " : " or --profile ") + p.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string profiles_taking_hybrid() {
+  return profiles_where([](const Profile& p) { return !p.hybrid.empty(); });
+}
+
+std::string profiles_taking_fuzz() {
+  return profiles_where([](const Profile& p) { return p.cxx != nullptr; });
 }
 
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {
@@ -200,32 +227,6 @@ const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string&
     if (!k.id.empty() && k.id.back() == ':' && kind.compare(0, k.id.size(), k.id) == 0) return &k;
   }
   return nullptr;
-}
-
-bool reports_findings(Relation relation) {
-  switch (relation) {
-    case Relation::Exact:
-    case Relation::CountForEveryProducerRank:
-    case Relation::WindowCompletionCount:
-    case Relation::NixlMapping:
-    case Relation::SenderPlan:
-    case Relation::AcceptsSizing:
-    case Relation::TrtllmTransceiver: return false;
-    case Relation::RankMapping:
-    case Relation::HeadSliceDocumented:
-    case Relation::HeadSliceAsRun:
-    case Relation::StagingLayout:
-    case Relation::SliceConfig:
-    case Relation::MooncakeTransfers:
-    case Relation::NixlTransfers:
-    case Relation::IndexFunction:
-    case Relation::PeerFindOverlap:
-    case Relation::PeerHeadOffsets:
-    case Relation::PeerCompatible:
-    case Relation::PeerOverlap:
-    case Relation::PeerKvMap: return true;
-  }
-  return false;
 }
 
 std::vector<Binding> adapter_bindings() {
@@ -250,7 +251,7 @@ std::vector<Binding> adapter_bindings() {
 }
 
 bool counts_completions(const Binding& b) {
-  return b.model_op == "single_readers" || b.model_op == "readers" || b.relation == Relation::WindowCompletionCount;
+  return b.model_op == "single_readers" || b.model_op == "readers" || b.relation->counts_completions;
 }
 
 std::string deployment_meaning(const Binding& b, Kind kind, Effect effect, bool too_many) {

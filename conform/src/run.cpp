@@ -192,7 +192,7 @@ struct FunctionRun {
       count_it = error.empty() && before != outcome.shown();
     }
     if (!count_it) return;
-    const bool findings = reports_findings(binding.relation);
+    const bool findings = binding.relation->findings;
     const auto judging = std::chrono::steady_clock::now();
     const Judgement j = judge(binding, op, args, actual);
     if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
@@ -373,10 +373,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   RunReport report;
   report.options = o;
   std::vector<Binding> bindings;
+  const Profile* profile = o.adapter ? nullptr : find_profile(o.profile);
   if (o.adapter) {
     bindings = adapter_bindings();
-  } else if (auto p = profile_bindings(o.profile, {o.hybrid})) {
-    bindings = *p;
+  } else if (profile) {
+    bindings = profile->bindings({o.hybrid});
   } else {
     std::string known;
     for (const auto& name : profile_names()) known += (known.empty() ? "" : ", ") + name;
@@ -445,7 +446,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
         return std::nullopt;
       }
     } else {
-      const auto built = build_cxx(CxxTarget::Child, cxx_files, cxx_profile, error);
+      if (profile == nullptr || profile->cxx == nullptr) {
+        error = "profile " + o.profile + " has C++ functions but no C++ child to build";
+        return std::nullopt;
+      }
+      const auto built = build_cxx(*profile->cxx, CxxTarget::Child, cxx_files, cxx_profile, error);
       if (!built) return std::nullopt;
       report.cxx_build_seconds = built->seconds;
       report.cxx_build_cached = built->cached;
@@ -519,7 +524,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     fr.params = b.params;
     fr.named_args = b.named_args;
     fr.coordinates = b.coordinates;
-    fr.by_configuration = reports_findings(b.relation);
+    fr.by_configuration = b.relation->findings;
     fr.checked = bound.bound;
     fr.skip_reason = bound.skip_reason;
     fr.found = bound.qualified_name;

@@ -6,7 +6,7 @@
 
 namespace tpcheck::conform {
 
-extern const char* const kChildSource;  // embedded.cpp, generated from conform/child/*.py
+extern const char* const kChildSource;  // embedded.cpp, generated from the child parts (conform/CMakeLists.txt)
 
 const char* child_program() { return kChildSource; }
 

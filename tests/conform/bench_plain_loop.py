@@ -18,7 +18,7 @@ functions. For a function whose configurations hold transfers (the sglang
 profile's byte-level ones), it also prints the transfers tpcheck judged per
 second of judging. Standard library only.
 
-  bench_plain_loop.py --plain RECORD FILE.py...   (the plain-loop side alone)
+  bench_plain_loop.py --plain TPCHECK RECORD FILE.py...   (the plain-loop side alone)
 """
 import argparse
 import json
@@ -32,10 +32,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TARGET_RATIO = 0.5
 
 
-def plain(record_path, files):
+def plain(tpcheck, record_path, files):
     sys.path.insert(0, HERE)
     import child_module  # noqa: E402 - beside this file
-    child = child_module.load_child()
+    child = child_module.load_child(tpcheck)
     record = child_module.read_record(record_path)
     targets = child_module.bind_all(child, record.bindings, files)
     loops = []
@@ -68,7 +68,7 @@ def run_conform(args, record=None):
 
 
 def run_plain(args, record):
-    done = subprocess.run([args.python, "-I", os.path.abspath(__file__), "--plain", record] + args.files,
+    done = subprocess.run([args.python, "-I", os.path.abspath(__file__), "--plain", os.path.abspath(args.tpcheck), record] + args.files,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         sys.exit("the plain loop failed: %s" % done.stderr.strip())
@@ -78,7 +78,7 @@ def run_plain(args, record):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--plain":
-        return plain(sys.argv[2], sys.argv[3:])
+        return plain(sys.argv[2], sys.argv[3], sys.argv[4:])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("tpcheck")
     parser.add_argument("--profile", required=True)

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "sglang/sglang.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
 #include "tpcheck/conform/judge.hpp"
 #include "tpcheck/conform/memory_layout.hpp"
@@ -333,8 +334,8 @@ TEST(ByteJudge, AnyAnswerIsReadWithoutCrashing) {
       const std::size_t arity = b.params.size();
       CaseArgs args(arity, BigInt(1));
       args[0] = 2;  // P=2, D=1 (P, D divisible), H=1, page size 1, probe 0; the index function's small list
-      if (b.relation == Relation::IndexFunction) args = {4, 10, 1, 1};
-      if (b.relation == Relation::MooncakeTransfers || b.relation == Relation::NixlTransfers) args[4] = 0;
+      if (b.relation == &kIndexFunction) args = {4, 10, 1, 1};
+      if (b.relation == &kMooncakeTransfers || b.relation == &kNixlTransfers) args[4] = 0;
       const Judgement j = judge(b, 0, args, Actual{Actual::Status::Value, "", text});
       ++judged;
       with_findings += !j.findings.empty();
@@ -348,8 +349,8 @@ TEST(ByteJudge, AnyAnswerIsReadWithoutCrashing) {
     for (const Binding& b : *bindings) {
       CaseArgs args(b.params.size(), BigInt(1));
       args[0] = 2;
-      if (b.relation == Relation::IndexFunction) args = {4, 10, 1, 1};
-      if (b.relation == Relation::MooncakeTransfers || b.relation == Relation::NixlTransfers) args[4] = 0;
+      if (b.relation == &kIndexFunction) args = {4, 10, 1, 1};
+      if (b.relation == &kMooncakeTransfers || b.relation == &kNixlTransfers) args[4] = 0;
       judge(b, 0, args, Actual{Actual::Status::Value, "", text});
       ++judged;
     }

@@ -110,7 +110,7 @@ def run_tpcheck(tpcheck, want, files, record):
 
 def check(tpcheck, want, fixture_dir):
     failures = []
-    child = child_module.load_child()
+    child = child_module.load_child(tpcheck)
     with tempfile.TemporaryDirectory() as tmp:
         files, correct = fixture_files(want, fixture_dir, tmp)
         if want.get("reference"):

@@ -1,27 +1,23 @@
 """tpcheck conform's Python child as a module, and its --record files, for the
 tests and the benchmark (standard library only).
 
-load_child() joins conform/child/*.py in file-name order, as conform's
-CMakeLists.txt does for the program tpcheck runs, and executes it as a module
-(its main() does not run). read_record() reads a --record file: the bindings
+load_child() takes the program tpcheck runs (`tpcheck conform --print-child`:
+the parts of conform's child/ and of each engine's, joined in file-name order)
+and executes it as a module (its main() does not run). read_record() reads a --record file: the bindings
 the child received and every function's cases with their outcomes.
 """
-import glob
 import json
-import os
+import subprocess
 import sys
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CHILD_DIR = os.path.join(HERE, "..", "..", "conform", "child")
 
-
-def load_child():
-    parts = sorted(glob.glob(os.path.join(CHILD_DIR, "*.py")))
+def load_child(tpcheck):
+    source = subprocess.run([tpcheck, "conform", "--print-child"], stdout=subprocess.PIPE, check=True,
+                            text=True, timeout=60).stdout
     module = types.ModuleType("tpcheck_conform_child")
-    module.__file__ = parts[0]
+    module.__file__ = "tpcheck_conform_child"
     sys.modules[module.__name__] = module
-    source = "\n".join(open(p, encoding="utf-8").read() for p in parts)
     exec(compile(source, "tpcheck_conform_child", "exec"), module.__dict__)
     return module
 

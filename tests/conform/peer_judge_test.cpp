@@ -8,18 +8,19 @@
 #include <set>
 #include <string>
 
-#include "peer_terms.hpp"
 #include "tpcheck/conform/judge.hpp"
 #include "tpcheck/conform/profile.hpp"
+#include "trtllm/peer_terms.hpp"
+#include "trtllm/trtllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
 
 using I = std::int64_t;
 
-const Binding& binding(Relation relation) {
+const Binding& binding(const Relation& relation) {
   static const auto bindings = trtllm_python_bindings();
-  return *std::find_if(bindings.begin(), bindings.end(), [&](const Binding& b) { return b.relation == relation; });
+  return *std::find_if(bindings.begin(), bindings.end(), [&](const Binding& b) { return b.relation == &relation; });
 }
 
 std::set<std::string> kinds(const Judgement& j) {
@@ -28,7 +29,7 @@ std::set<std::string> kinds(const Judgement& j) {
   return out;
 }
 
-Judgement judged(Relation relation, const CaseArgs& args, const std::string& text) {
+Judgement judged(const Relation& relation, const CaseArgs& args, const std::string& text) {
   return judge(binding(relation), 0, args, Actual{Actual::Status::Value, "", text});
 }
 
@@ -65,9 +66,9 @@ std::string deployment_log(I shift_dst = 0, bool drop_last = false, bool twice =
 }
 
 TEST(PeerJudge, TheModelsDeploymentIsClean) {
-  const Judgement overlap = judged(Relation::PeerOverlap, kDeployment, deployment_log());
+  const Judgement overlap = judged(kPeerOverlap, kDeployment, deployment_log());
   EXPECT_TRUE(overlap.findings.empty()) << (overlap.findings.empty() ? "" : overlap.findings[0].kind);
-  const Judgement kv_map = judged(Relation::PeerKvMap, kDeployment, deployment_log());
+  const Judgement kv_map = judged(kPeerKvMap, kDeployment, deployment_log());
   EXPECT_TRUE(kv_map.findings.empty()) << (kv_map.findings.empty() ? "" : kv_map.findings[0].actual);
   const auto decoded = std::find_if(kv_map.tallies.begin(), kv_map.tallies.end(),
                                     [](const auto& t) { return t.first == "decoded bytes"; });
@@ -76,31 +77,31 @@ TEST(PeerJudge, TheModelsDeploymentIsClean) {
 }
 
 TEST(PeerJudge, EachFaultIsItsOwnKind) {
-  EXPECT_EQ(kinds(judged(Relation::PeerKvMap, kDeployment, deployment_log(0, true))),
+  EXPECT_EQ(kinds(judged(kPeerKvMap, kDeployment, deployment_log(0, true))),
             (std::set<std::string>{"missing"}));
-  EXPECT_EQ(kinds(judged(Relation::PeerKvMap, kDeployment, deployment_log(0, false, true))),
+  EXPECT_EQ(kinds(judged(kPeerKvMap, kDeployment, deployment_log(0, false, true))),
             (std::set<std::string>{"duplicate_write"}));
   // Shifted by a head slot: the next (layer, K/V) receives it, and the last one runs past the block.
-  EXPECT_EQ(kinds(judged(Relation::PeerKvMap, kDeployment, deployment_log(peers::kBlocks.head_bytes()))),
+  EXPECT_EQ(kinds(judged(kPeerKvMap, kDeployment, deployment_log(peers::kBlocks.head_bytes()))),
             (std::set<std::string>{"misplaced", "missing", "write_outside"}));
   // A gen rank asking a ctx rank that does not exist, and the ctx rank waiting for one request.
-  EXPECT_EQ(kinds(judged(Relation::PeerOverlap, kDeployment, "G 0 0,1 1 1\nG 1 0 1 1\nX 0 0 0 1 1\n")),
+  EXPECT_EQ(kinds(judged(kPeerOverlap, kDeployment, "G 0 0,1 1 1\nG 1 0 1 1\nX 0 0 0 1 1\n")),
             (std::set<std::string>{"out_of_range", "wrong_ranks", "count_mismatch"}));
-  EXPECT_EQ(kinds(judged(Relation::PeerCompatible, kDeployment,
+  EXPECT_EQ(kinds(judged(kPeerCompatible, kDeployment,
                          "R gen 0 0 valid !ValueError|incompatible\nR gen 1 0 cp ok\n")),
             (std::set<std::string>{"rejects_valid", "accepts_invalid"}));
-  EXPECT_EQ(kinds(judged(Relation::PeerFindOverlap, {2, 3}, "0|=(1,0,1)\n1|=(2,1,3)")),
+  EXPECT_EQ(kinds(judged(kPeerFindOverlap, {2, 3}, "0|=(1,0,1)\n1|=(2,1,3)")),
             (std::set<std::string>{"accepts_invalid"}));
-  EXPECT_EQ(kinds(judged(Relation::PeerFindOverlap, {3, 2}, "2|=(1,2,3)")),
+  EXPECT_EQ(kinds(judged(kPeerFindOverlap, {3, 2}, "2|=(1,2,3)")),
             (std::set<std::string>{"accepts_invalid", "out_of_range"}));
-  EXPECT_EQ(kinds(judged(Relation::PeerHeadOffsets, {2, 4, 4}, "1 2|=(32,0)")), (std::set<std::string>{"misplaced"}));
+  EXPECT_EQ(kinds(judged(kPeerHeadOffsets, {2, 4, 4}, "1 2|=(32,0)")), (std::set<std::string>{"misplaced"}));
 }
 
 // A mapper the child could not run (it needs a module the interpreter
 // lacks) leaves the deployment not compared, saying why, when its pair sends;
 // a silent replica's is ignored.
 TEST(PeerJudge, AMapperThatCannotRunLeavesItsDeploymentNotCompared) {
-  const Judgement skipped = judged(Relation::PeerKvMap, kDeployment,
+  const Judgement skipped = judged(kPeerKvMap, kDeployment,
                                    "G 0 0 1 1\nG 1 0 1 1\nX 0 0 0,1 1 1\n" + copies(0, 0, false, false) +
                                        "X 0 1 0,1 1 1\nM 0 1 skip HeadMismatchMapper numpy\n");
   EXPECT_TRUE(skipped.not_compared);
@@ -110,10 +111,10 @@ TEST(PeerJudge, AMapperThatCannotRunLeavesItsDeploymentNotCompared) {
   // P=2, D=1, H=1: both ctx ranks hold the head (dup 2), only ctx rank 0 sends to gen 0.
   const CaseArgs replicated = {2, 1, 1, 0, 2, 2, 0, 0, 0, 0};
   const std::string both = "G 0 0,1 1 2\nX 0 0 0 2 1\nX 1 0 0 2 1\nM 1 0 skip HeadMismatchMapper numpy\n";
-  const Judgement silent_skipped = judged(Relation::PeerKvMap, replicated, both);
+  const Judgement silent_skipped = judged(kPeerKvMap, replicated, both);
   EXPECT_FALSE(silent_skipped.not_compared);
   EXPECT_EQ(kinds(silent_skipped), (std::set<std::string>{"missing"}));  // ctx rank 0 mapped nothing
-  EXPECT_TRUE(judged(Relation::PeerKvMap, replicated, both + "M 0 0 skip HeadMismatchMapper numpy\n").not_compared);
+  EXPECT_TRUE(judged(kPeerKvMap, replicated, both + "M 0 0 skip HeadMismatchMapper numpy\n").not_compared);
 }
 
 TEST(PeerJudge, AnyLogIsReadWithoutCrashing) {
@@ -133,13 +134,13 @@ TEST(PeerJudge, AnyLogIsReadWithoutCrashing) {
   for (int round = 0; round < 400; ++round) {
     std::string text;
     for (std::size_t i = 0, n = next() % 50; i < n; ++i) text += words[next() % words.size()] + " ";
-    for (const Relation r : {Relation::PeerCompatible, Relation::PeerOverlap, Relation::PeerKvMap}) {
-      const Judgement j = judged(r, deployments[next() % deployments.size()], text);
+    for (const Relation* r : {&kPeerCompatible, &kPeerOverlap, &kPeerKvMap}) {
+      const Judgement j = judged(*r, deployments[next() % deployments.size()], text);
       ++judged_logs;
       with_findings += !j.findings.empty();
     }
-    judged(Relation::PeerFindOverlap, {3, 2}, text);
-    judged(Relation::PeerHeadOffsets, {1, 2, 2}, text);
+    judged(kPeerFindOverlap, {3, 2}, text);
+    judged(kPeerHeadOffsets, {1, 2, 2}, text);
   }
   EXPECT_GT(with_findings, judged_logs / 4);  // garbage is found wanting, not silently passed
 }

@@ -1,4 +1,4 @@
-// The judge of TensorRT-LLM's C++ transceiver (conform/cxx/trtllm_judge.hpp):
+// The judge of TensorRT-LLM's C++ transceiver (conform/engines/trtllm/cxx/trtllm_judge.hpp):
 // its views read back what they write, each relation of SPEC §15.2 names
 // its kind on a view that breaks it and none on one that keeps it, and the
 // heads, stages and DP groups the --fuzz target judges with are the model's.
@@ -9,7 +9,7 @@
 
 #include "tpcheck/model.hpp"
 #include "tpcheck/stages.hpp"
-#include "trtllm_judge.hpp"
+#include "trtllm/cxx/trtllm_judge.hpp"
 
 namespace {
 

@@ -17,7 +17,12 @@ std::string looked_for(const Binding& binding);
 // "`(r, L, R)`", or the instance's attributes and the arguments by name.
 std::string called_as(const Binding& binding);
 
-// "`remote_rank(r, L, R)`: value or exact error", and so on per relation.
+// "`remote_rank(r, L, R)`: value or exact error": what its relation says
+// (Relation::compared_with).
 std::string compared_with(const Binding& binding);
+
+// "remote_rank(r, L, R)": the model operation, called with the case
+// parameters its arguments come from.
+std::string model_call(const Binding& binding);
 
 }  // namespace tpcheck::conform

@@ -6,8 +6,9 @@
 // with its request's pages once every send is in.
 //
 // The judge knows nothing of the engine that made the transfers: SGLang's
-// Mooncake and NIXL captures (relations_transfers.cpp) feed it (p, d,
-// transfer) triples, and any other engine's capture can, on any PageLayout.
+// Mooncake and NIXL captures (conform/engines/sglang/relations_transfers.cpp)
+// feed it (p, d, transfer) triples, and any other engine's capture can, on
+// any PageLayout.
 #pragma once
 
 #include <cstdint>

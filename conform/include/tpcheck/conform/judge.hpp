@@ -19,7 +19,7 @@ namespace tpcheck::conform {
 // int64 when every argument fits, cpp_int otherwise.
 std::string model_outcome(std::size_t op, const std::vector<BigInt>& args);
 
-// What a relation that judges a whole configuration found (reports_findings):
+// What a relation that judges a whole configuration found (Relation::findings):
 // a kind of the profile's table, what it is about besides the case (one
 // value per binding coordinate, nullopt for "-": a per-d kind has no p), and
 // the example it shows.
@@ -66,12 +66,13 @@ struct Judgement {
   bool too_many = false;      // a count above the expected one
   bool not_compared = false;  // outside what the relation speaks about (a sizing refused by handshake)
   std::string not_compared_reason;  // why, when it is not the binding's usual reason (not_compared_reason())
-  std::vector<Finding> findings;  // reports_findings: everything found in the configuration
-  // reports_findings: what the configuration held ("sends", "decoded bytes"), summed in the report
+  std::vector<Finding> findings;  // Relation::findings: everything found in the configuration
+  // Relation::findings: what the configuration held ("sends", "decoded bytes"), summed in the report
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
 };
 
-// `op` is the binding's model operation (operation_index of model_op).
+// The binding's relation's judgement of the case (nothing for a case not
+// run). `op` is the binding's model operation (operation_index of model_op).
 Judgement judge(const Binding& binding, std::size_t op, const CaseArgs& args, const Actual& actual);
 
 // Why the cases judge() does not compare are left out (for the report).
@@ -79,5 +80,16 @@ std::string not_compared_reason(const Binding& binding);
 
 // The Python exception classes the model raises.
 bool is_modelled_exception(const std::string& cls);
+
+// What the relations share (profile.hpp's Relation; each engine's are in its
+// folder of conform/engines/):
+// the kind of deviation of `actual` from an expected outcome in tpcheck
+// eval's notation (a value, or "Class: message"), if any;
+std::optional<Kind> classify(const std::string& expected, const Actual& actual);
+// the case's arguments as int64, or nullopt (then the case is not compared);
+std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args);
+// a configuration whose driver did not answer (the child died, a call hung):
+// one finding of the generic kind, about no pair.
+Judgement unreadable(const Actual& actual);
 
 }  // namespace tpcheck::conform

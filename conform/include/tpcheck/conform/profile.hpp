@@ -1,7 +1,7 @@
 // What a conformance run binds and compares: each connector function, how the
 // child finds and calls it, its case grid, and the relation its outcome must
-// have with the model (SPEC §10, §12, §13, §14, §15.2). The profiles
-// themselves are data: profile_vllm.cpp, profile_sglang.cpp, one file per engine.
+// have with the model (SPEC §10, §12, §13, §14, §15). The profiles
+// themselves are data, in each engine's folder of conform/engines/.
 #pragma once
 
 #include <functional>
@@ -40,54 +40,45 @@ const char* kind_id(Kind kind);  // the --json spelling: "wrong_value", ...
 const char* kind_meaning(Kind kind);
 std::optional<Kind> kind_from_id(const std::string& id);
 
-enum class Relation {
-  // the function's outcome equals the model operation's, value or exact error
-  Exact,
-  // (P, D): its one count must equal single_readers(p, P, D) for every
-  // prefill rank p, failing where it fails (SPEC §10)
-  CountForEveryProducerRank,
-  // (P, D): the completions each prefill rank waits for, |window(p, P, D)|
-  // for every p; a pair that is not divisible fails as tp_ratio(D, P) (SPEC §12)
-  WindowCompletionCount,
-  // (P, D, H, MLA, d): NIXL's TPMapping against plan(d) (SPEC §12)
-  NixlMapping,
-  // (P, D, H, MLA, p, d): Mooncake's copy from p to d against plan(d), in bytes (SPEC §13)
-  SenderPlan,
-  // (P, D, H, MLA): None on a sizing the connector accepts (SPEC §13)
-  AcceptsSizing,
-  // The relations of SPEC §14 (relations_sglang.cpp), each on a whole
-  // configuration whose calls a driver of the child makes:
-  RankMapping,        // (P, D, MLA): _resolve_rank_mapping for every d (§14.1)
-  HeadSliceDocumented,  // (P, D, H): compute_head_slice_params(P, D, p, d, H) for every pair (§14.2)
-  HeadSliceAsRun,       // (P, D, H): the prefill call's start with the decode call's count and offset (§14.2)
-  StagingLayout,      // (P, D, H): compute_staging_layout for every d (§14.3)
-  SliceConfig,        // (P, D, H, page_size): MORI's TPSliceConfig for every pair (§14.4)
-  // and of §14B (byte_judge.cpp): the bytes a configuration's transfers move
-  MooncakeTransfers,  // (P, D, H, page_size, probe): send_kvcache_slice's batches
-  NixlTransfers,      // (P, D, H, page_size, probe): the prepared lists and the transfers selected from them
-  IndexFunction,      // (pairs, slots, page_size, groups): a descriptor index function, exactly (§14B.8)
-  // (P, D, H, and a rank): what TensorRT-LLM's C++ transceiver does for the
-  // deployment, judged by SPEC §15.2's relations (conform/cxx/trtllm_judge.hpp)
-  TrtllmTransceiver,
-  // SPEC §15.1 (relations_peers.cpp): TensorRT-LLM's Python transceiver, each
-  // on a whole configuration whose calls a driver of the child makes.
-  PeerFindOverlap,     // (L, R): _find_overlap(L, R, r) for every r
-  PeerHeadOffsets,     // (P, D, H): _compute_head_offsets for every pair that shares heads
-  PeerCompatible,      // (deployment): register, and so _check_peer_compatible, on both sides
-  PeerOverlap,         // (deployment): get_peer_overlap on both sides
-  PeerKvMap,           // (deployment): the bytes get_kv_map's mappers copy
+struct Actual;     // session.hpp
+struct Binding;
+struct CxxChild;   // conform/src/cxx_build.hpp
+struct Judgement;  // judge.hpp
+
+// How a binding's outcome is compared with the model. Relations are objects,
+// not a closed list: the engine-neutral ones are below (judge.cpp), each
+// engine's beside its judges in its folder (conform/engines/ENGINE/).
+struct Relation {
+  // The judgement of one case: one call, or a whole configuration whose calls
+  // a driver of the child made. `op` is the binding's model operation
+  // (operation_index of model_op).
+  Judgement (*judge)(const Binding& binding, std::size_t op, const CaseArgs& args, const Actual& actual) = nullptr;
+  // What the outcome is compared with, as the manual says it
+  // (binding_text.hpp's compared_with).
+  std::string (*compared_with)(const Binding& binding) = nullptr;
+  // It judges a whole configuration and reports findings (a kind, and the
+  // pair or rank it is about) rather than one case's kind.
+  bool findings = false;
+  // Its value is a completion count (a wrong one either stalls or frees
+  // blocks early, by its direction).
+  bool counts_completions = false;
+  // Why the cases it does not compare are left out; null: cases outside
+  // int64.
+  const char* not_compared = nullptr;
 };
 
-// Whether the relation judges a whole configuration and reports findings
-// (a kind, and the pair or rank it is about) rather than one case's kind.
-bool reports_findings(Relation relation);
+// The function's outcome equals the model operation's, value or exact error.
+extern const Relation kExact;
+// (P, D): its one count must equal single_readers(p, P, D) for every prefill
+// rank p, failing where it fails (SPEC §10).
+extern const Relation kCountForEveryProducerRank;
 
 // Which child runs a binding's function: the Python child loads Python
 // source; the C++ child is compiled from C++ source with the function.
 enum class ChildKind { Python, Cxx };
 
-// Bytes per KV head in the block lengths the Mooncake profile passes (SPEC
-// §13: any positive value).
+// Bytes per KV head in the block and item lengths the profiles pass
+// (vllm-mooncake's, SGLang's; SPEC §13: any positive value).
 inline constexpr int kBytesPerHead = 128;
 
 // One argument of a shaped call: the definition's parameter `name` gets the
@@ -139,9 +130,9 @@ struct Binding {
   bool named_args = false;        // reports show "P=4, D=1" rather than "4, 1"
   std::string model_op;           // operation of lib/include/tpcheck/operations.hpp
   std::vector<std::size_t> model_from_case;  // model argument k is case argument [k]
-  Relation relation = Relation::Exact;
+  const Relation* relation = &kExact;
   CallShape call;
-  // What a finding is about besides its case (reports_findings): "p", "d".
+  // What a finding is about besides its case (Relation::findings): "p", "d".
   std::vector<std::string> coordinates;
   // The smallest case is the one with the smallest P + D, then the
   // parameters and coordinates in order (SPEC §14B.5), not sizes first.
@@ -168,7 +159,9 @@ struct Binding {
 bool is_cxx_source(const std::string& path);
 
 struct ProfileOptions {
-  bool hybrid = false;  // vllm-mooncake: call the planner and region check without total_num_kv_heads
+  // --hybrid: call as for a hybrid (Mamba) model, for a profile that takes it
+  // (Profile::hybrid).
+  bool hybrid = false;
 };
 
 // A deviation kind of a profile that reports findings: its name (a prefix
@@ -181,6 +174,36 @@ struct KindInfo {
   bool failure = true;
 };
 
+// A profile, as --profile names it: an engine's bindings, and what the run,
+// the manual and `tpcheck conform --help` need to know of it.
+struct Profile {
+  std::string name;
+  // What it checks and which files to give, for --help: lines of at most
+  // 76 characters, the first beside the name.
+  std::vector<std::string> usage;
+  std::function<std::vector<Binding>(const ProfileOptions&)> bindings;
+  // The kinds of a profile whose relations report findings, in report order;
+  // null for the others (their kinds are Kind's).
+  const std::vector<KindInfo>& (*kinds)() = nullptr;
+  // What --hybrid (ProfileOptions::hybrid) does to its calls, for --help;
+  // empty: it does not take --hybrid.
+  std::string hybrid = {};
+  // Its C++ child, when some of its functions are C++ (ChildKind::Cxx); they
+  // also take --fuzz.
+  const CxxChild* cxx = nullptr;
+};
+
+// Every engine's profiles, in the order the manual lists them. Each engine
+// is a folder of conform/engines/ whose ENGINE.cpp defines ENGINE_profiles();
+// conform/CMakeLists.txt's TPCHECK_CONFORM_ENGINES lists the engines, and
+// the engines.cpp it generates calls each of those in that order.
+const std::vector<Profile>& profiles();
+const Profile* find_profile(const std::string& name);
+std::vector<std::string> profile_names();
+
+// The bindings of a profile; nullopt for an unknown profile.
+std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
+
 // The kinds of a profile that reports findings, in report order; empty for
 // the others (their kinds are Kind's).
 const std::vector<KindInfo>& profile_kinds(const std::string& profile);
@@ -188,31 +211,19 @@ const std::vector<KindInfo>& profile_kinds(const std::string& profile);
 // The entry of `kind` in `table` (exactly, or the family it belongs to), if any.
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind);
 
-// The bindings of a profile; nullopt for an unknown profile.
-std::optional<std::vector<Binding>> profile_bindings(const std::string& profile, const ProfileOptions& options = {});
-std::vector<std::string> profile_names();
-
-// The profiles of each engine (profile_vllm.cpp, profile_sglang.cpp, profile_trtllm.cpp).
-std::vector<Binding> vllm_moriio_bindings();
-std::vector<Binding> vllm_nixl_bindings();
-std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
-std::vector<Binding> sglang_bindings();
-const std::vector<KindInfo>& sglang_kinds();
-std::vector<Binding> trtllm_bindings();  // both halves: the C++ transceiver, then the Python one
-std::vector<Binding> trtllm_python_bindings();
-const std::vector<KindInfo>& trtllm_kinds();
-// The deployments trtllm's cases are made of (profile_trtllm.cpp): P, D, H,
-// MLA (with `mla`), ctx_layers, gen_layers, ctx_adp, gen_adp, c, g.
-std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla);
+// "--profile vllm-mooncake" (or "--profile A or --profile B"): the profiles
+// that take --hybrid, and those whose functions are C++, which take --fuzz.
+std::string profiles_taking_hybrid();
+std::string profiles_taking_fuzz();
 
 // A binding on the configurations a connector is built for (the valid grid),
 // its call shaped from the definition's signature by parameter name.
-Binding shaped_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+Binding shaped_binding(std::string name, std::vector<ParamSpec> params, const Relation& relation);
 
-// A binding judged by configuration (reports_findings), its findings about
+// A binding judged by configuration (Relation::findings), its findings about
 // (p, d), its smallest case the smallest P + D first, its value the text a
 // driver answers.
-Binding configuration_binding(std::string name, std::vector<ParamSpec> params, Relation relation);
+Binding configuration_binding(std::string name, std::vector<ParamSpec> params, const Relation& relation);
 
 // JSON for the child: a list of items already written as JSON, and a call's arguments.
 std::string json_list(const std::vector<std::string>& items);
@@ -228,7 +239,7 @@ std::string each_driver(const std::string& over, const std::vector<std::string>&
 // A binding whose call is positional, in the connector's argument order, on
 // the edge grid with far-out values (vllm-moriio, adapters).
 Binding positional_binding(std::string name, const std::vector<std::string>& params, std::string op,
-                           std::vector<std::size_t> model_from_case, Relation relation = Relation::Exact);
+                           std::vector<std::size_t> model_from_case, const Relation& relation = kExact);
 
 // An adapter module exposes every model operation under its own name.
 std::vector<Binding> adapter_bindings();

@@ -18,10 +18,10 @@
 namespace tpcheck::conform {
 
 struct RunOptions {
-  std::string profile;              // "vllm-moriio", "vllm-nixl", "vllm-mooncake"; empty with an adapter
+  std::string profile;              // a name of profile.hpp's profiles(); empty with an adapter
   std::vector<std::string> files;   // connector sources, or the one adapter module
   bool adapter = false;
-  bool hybrid = false;              // vllm-mooncake --hybrid
+  bool hybrid = false;              // --hybrid, for a profile that takes it (Profile::hybrid)
   std::vector<std::string> only;    // --function: just these (each must be found)
   GridBounds bounds;
   std::chrono::milliseconds timeout{5000};  // the budget of one call
@@ -86,7 +86,7 @@ struct FunctionReport {
   std::uint64_t not_compared = 0;  // cases the relation does not speak about
   std::string not_compared_reason;
   std::vector<DeviationGroup> deviations;  // in Kind order; only changed cases with --baseline
-  // Judged by configuration (reports_findings): what a finding names besides
+  // Judged by configuration (Relation::findings): what a finding names besides
   // its case ("p", "d"), the informational kinds found, and what the
   // configurations held ("sends": 1292), in the order first seen.
   std::vector<std::string> coordinates;
@@ -130,8 +130,8 @@ std::optional<RunReport> run_conformance(const RunOptions& options, std::string&
 // the report has the first deviation's kind with its smallest case.
 std::optional<RunReport> run_conformance_fuzz(const RunOptions& options, std::string& error);
 
-// The Python program the child runs (conform/child/*.py joined, embedded at
-// build time; the installed share/tpcheck/conform/child.py is a copy to read).
+// The Python program the child runs (conform/child/*.py and every engine's
+// child/*.py joined, embedded at build time; the installed share/tpcheck/conform/child.py is a copy to read).
 const char* child_program();
 
 // "name(2, 4, 1)" or "name(P=4, D=1, H=2, MLA=True, d=0)"; with a finding's

@@ -1,13 +1,13 @@
 // SPEC §12 (NIXL's completion count and TPMapping) and §13 (Mooncake's
 // sender plan and region check) against the model's plan(d), in int64: these
 // relations run on the valid grid, whose sizes are small.
-#include "relations.hpp"
-
 #include <algorithm>
 
 #include "canonical.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
+#include "vllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -55,27 +55,7 @@ std::string render_slots(const std::map<I, I>& slots) {
 
 std::string render_list(const std::vector<I>& v) { return render(v); }
 
-}  // namespace
-
-std::optional<std::vector<std::int64_t>> small_args(const CaseArgs& args) {
-  std::vector<std::int64_t> out;
-  for (const BigInt& a : args) {
-    const auto v = narrow(a);
-    if (!v) return std::nullopt;
-    out.push_back(*v);
-  }
-  return out;
-}
-
-Judgement unreadable(const Actual& actual) {
-  Judgement j;
-  const auto kind = classify("", actual);
-  j.findings.push_back({kind ? kind_id(*kind) : "crashed", {std::nullopt, std::nullopt},
-                        "the configuration's calls made", actual.rendered()});
-  return j;
-}
-
-Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
+Judgement judge_window_count(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
   if (!a) return outside_int64();
   const I P = (*a)[0], D = (*a)[1];
@@ -98,7 +78,7 @@ Judgement judge_window_count(const CaseArgs& args, const Actual& actual) {
   return j;
 }
 
-Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
+Judgement judge_nixl_mapping(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
@@ -172,7 +152,7 @@ Judgement judge_nixl_mapping(const CaseArgs& args, const Actual& actual) {
   return j;
 }
 
-Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual) {
+Judgement judge_sender_plan(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
@@ -224,7 +204,7 @@ Judgement judge_sender_plan(const CaseArgs& args, const Actual& actual) {
   return j;
 }
 
-Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual) {
+Judgement judge_accepts_sizing(const Binding&, std::size_t, const CaseArgs&, const Actual& actual) {
   Judgement j;
   j.expected = "None";
   if (actual.status == Actual::Status::Value && actual.text != "None") {
@@ -232,9 +212,44 @@ Judgement judge_accepts_sizing(const CaseArgs& args, const Actual& actual) {
   } else {
     j.kind = classify(j.expected, actual);
   }
-  (void)args;
   set_refusal_effect(j);
   return j;
 }
+
+}  // namespace
+
+const Relation kWindowCompletionCount{
+    .judge = judge_window_count,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "`|window(p, P, D)|`, the same for every prefill rank `p`; a pair that is not divisible fails as "
+                 "`tp_ratio(D, P)`";
+        },
+    .counts_completions = true,
+};
+
+const Relation kNixlMapping{
+    .judge = judge_nixl_mapping,
+    .compared_with =
+        [](const Binding& b) {
+          return "`" + b.model_op + "(d, P, D, H, MLA)`: the sources, the offset (when `D > P`), the slots (when "
+                 "`P > D`), `local_consumers` (when present); a sizing NIXL refuses at handshake is not compared";
+        },
+    .not_compared = "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)",
+};
+
+const Relation kSenderPlan{
+    .judge = judge_sender_plan,
+    .compared_with =
+        [](const Binding& b) {
+          return "the copy from `p` of `" + b.model_op + "(d, P, D, H, MLA)`, in bytes (" +
+                 std::to_string(kBytesPerHead) + " per head); `(False, ...)` when there is none";
+        },
+};
+
+const Relation kAcceptsSizing{
+    .judge = judge_accepts_sizing,
+    .compared_with = [](const Binding&) -> std::string { return "`None` on every sizing the connector accepts (SPEC §11)"; },
+};
 
 }  // namespace tpcheck::conform

@@ -50,9 +50,10 @@ inline int compatible_heads(Bytes& b, int P, int D, int bound) {
   return heads[static_cast<std::size_t>(b.below(static_cast<int>(heads.size())))];
 }
 
-// The first byte picks the domain, as the grid has them (conform/src/profile.cpp):
-// one PP stage without attention DP, sizes up to the bound; or, on sizes 1, 2
-// and 4, PP stage splits of 4 layers; or attention DP on either side or both.
+// The first byte picks the domain, as the grid has them
+// (conform/engines/trtllm/profile_trtllm.cpp): one PP stage without attention
+// DP, sizes up to the bound; or, on sizes 1, 2 and 4, PP stage splits of 4
+// layers; or attention DP on either side or both.
 inline Deployment decode(const std::uint8_t* data, std::size_t size) {
   Bytes b{data, size};
   const int bound = fuzz_bound();

@@ -1,9 +1,10 @@
 // SPEC §15.2: what TensorRT-LLM's C++ transceiver did for a deployment (the
 // C++ child's text) judged by trtllm_judge.hpp's relations, with the
 // model's heads (SPEC §4).
-#include "relations.hpp"
+#include "cxx/trtllm_judge.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
-#include "trtllm_judge.hpp"
+#include "trtllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -31,9 +32,7 @@ Judgement from_verdict(const tpcheck_trtllm::Verdict& v, const std::string& what
   return j;
 }
 
-}  // namespace
-
-Judgement judge_trtllm_transceiver(const Binding& b, const CaseArgs& args, const Actual& actual) {
+Judgement judge_trtllm_transceiver(const Binding& b, std::size_t, const CaseArgs& args, const Actual& actual) {
   std::vector<long long> values;
   for (const BigInt& a : args) {
     const auto v = narrow(a);
@@ -80,5 +79,31 @@ Judgement judge_trtllm_transceiver(const Binding& b, const CaseArgs& args, const
   }
   return garbage();
 }
+
+std::string compared_with(const Binding& b) {
+  if (b.name == "targetIRanks") {
+    return "gen side: `window(d, D, P)` over the ctx stages whose layers overlap `d`'s, in range and in the serving DP "
+           "group; ctx side: the gen ranks that connect to `p` (SPEC §15.2)";
+  }
+  if (b.name == "CacheFormatter::needSendCache") {
+    return "whether `p` sends: exactly one replica of each head group does, the one the gen rank picks (SPEC §15.2)";
+  }
+  if (b.name == "CacheFormatter::pickRecvConnections") {
+    return "the picked ranks are exactly those that send to `d`, and hold each (layer, head) of `d` once (SPEC "
+           "§15.2)";
+  }
+  return "`false` only for MLA and for sides that differ in data type, kv factor, tokens per block, size per head, "
+         "layer count or `cp`, and, where the PP sizes differ, for a side whose layer count its PP size does not "
+         "divide (a documented refusal of versions that check it, not compared) (SPEC §15.2)";
+}
+
+}  // namespace
+
+const Relation kTrtllmTransceiver{
+    .judge = judge_trtllm_transceiver,
+    .compared_with = compared_with,
+    .not_compared = "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
+                    "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them",
+};
 
 }  // namespace tpcheck::conform

@@ -2,11 +2,12 @@
 // resolver, its head-slice helpers, MORI's slice config, and the transfers
 // Mooncake and NIXL build, each bound by the classes and functions a file
 // defines. Every binding judges a whole configuration: a driver of the child
-// (conform/child/25_drivers.py) makes its calls from the Python expressions
-// below, and the relations of relations_sglang.cpp and byte_judge.cpp judge
-// what it answers.
+// (conform/child/25_drivers.py, child/26_transfers.py) makes its calls from
+// the Python expressions below, and the relations of relations_sglang.cpp,
+// relations_transfers.cpp and byte_judge.cpp judge what it answers.
 #include <memory>
 
+#include "sglang.hpp"
 #include "sglang_terms.hpp"
 #include "tpcheck/conform/profile.hpp"
 #include "tpcheck/json.hpp"
@@ -70,7 +71,7 @@ const std::string kMappingFields =
     "'required_prefill_response_num')";
 
 Binding rank_mapping() {
-  Binding b = configuration_binding("CommonKVManager._resolve_rank_mapping", {kP, kD, kMla}, Relation::RankMapping);
+  Binding b = configuration_binding("CommonKVManager._resolve_rank_mapping", {kP, kD, kMla}, kRankMapping);
   b.call.classes = kResolverClasses;
   b.call.methods = kResolverMethods;
   b.call.attributes = resolver_attributes("MLA");
@@ -90,7 +91,7 @@ std::vector<CallArg> slice_call(const std::string& src_rank) {
 }
 
 Binding head_slice_documented() {
-  Binding b = configuration_binding("compute_head_slice_params", {kP, kD, kH}, Relation::HeadSliceDocumented);
+  Binding b = configuration_binding("compute_head_slice_params", {kP, kD, kH}, kHeadSliceDocumented);
   b.call.functions = {"compute_head_slice_params"};
   b.call.driver = each_driver(kPairs, {"p", "d"}, {}, {slice_call("p")}, "_ints(_r0)");
   return b;
@@ -99,7 +100,7 @@ Binding head_slice_documented() {
 // The prefill gathers with its own rank; the decode scatters writer slot
 // p mod (P/D) (slot 0 when P <= D).
 Binding head_slice_as_run() {
-  Binding b = configuration_binding("compute_head_slice_params (as run)", {kP, kD, kH}, Relation::HeadSliceAsRun);
+  Binding b = configuration_binding("compute_head_slice_params (as run)", {kP, kD, kH}, kHeadSliceAsRun);
   b.call.functions = {"compute_head_slice_params"};
   b.call.driver = each_driver(kPairs, {"p", "d"}, {}, {slice_call("p"), slice_call("p % (P // D) if P > D else 0")},
                               "_ints(_r0) + ';' + _ints(_r1)");
@@ -107,7 +108,7 @@ Binding head_slice_as_run() {
 }
 
 Binding staging_layout() {
-  Binding b = configuration_binding("compute_staging_layout", {kP, kD, kH}, Relation::StagingLayout);
+  Binding b = configuration_binding("compute_staging_layout", {kP, kD, kH}, kStagingLayout);
   b.call.functions = {"compute_staging_layout"};
   b.call.driver = each_driver(kDecodeRanks, {"d"}, {},
                               {{{"src_attn_tp_size", "P", false, ""},
@@ -133,7 +134,7 @@ Binding slice_config(bool with_total_heads) {
   Binding b = configuration_binding(
       with_total_heads ? "MoriKVManager._build_tp_slice_config"
                        : "MoriKVManager._build_tp_slice_config (without total_kv_head_num)",
-      {kP, kD, kH, {"page_size", ParamKind::Choice, {}, {1, 16}}}, Relation::SliceConfig);
+      {kP, kD, kH, {"page_size", ParamKind::Choice, {}, {1, 16}}}, kSliceConfig);
   b.informational = !with_total_heads;
   b.call.classes = {"MoriKVManager"};
   b.call.methods = {"_build_tp_slice_config"};
@@ -187,7 +188,7 @@ std::string prefill_kv_args(bool with_total_heads, const std::string& extra) {
          "kv_head_num=_mem.heads_per_rank('P'), prefill_start_layer=0" + extra + ")";
 }
 
-Binding transfers(Relation relation, std::string name, bool with_total_heads) {
+Binding transfers(const Relation& relation, std::string name, bool with_total_heads) {
   Binding b = configuration_binding(
       std::move(name),
       {{"P", ParamKind::Size, {}, {}, kByteSizes},
@@ -199,7 +200,7 @@ Binding transfers(Relation relation, std::string name, bool with_total_heads) {
   b.informational = !with_total_heads;
   b.memory = synthetic_memory();
   b.call.requires_methods = {"get_mha_kv_ptrs_with_pp"};
-  const bool mooncake = relation == Relation::MooncakeTransfers;
+  const bool mooncake = &relation == &kMooncakeTransfers;
   for (const auto& s : kProbeSizings) {
     if (mooncake) b.probes.push_back({s[0], s[1], s[2], 1, kPagesPast2To31});
     b.probes.push_back({s[0], s[1], s[2], 1, kBit63});
@@ -257,7 +258,7 @@ Binding index_function() {
                               {"slots", ParamKind::Choice, {}, {10}},
                               {"page_size", ParamKind::Choice, {}, {1, 4}},
                               {"groups", ParamKind::Choice, {}, {1, 2, 8}}},
-                             Relation::IndexFunction);
+                             kIndexFunction);
   b.configuration_order = true;
   // Lists of more than 2^31 rows, whose last rows an int32 index cannot name.
   b.probes = {{2, (std::int64_t{1} << 30) + 1, 1, 1}, {4, std::int64_t{1} << 27, 4, 2},
@@ -300,11 +301,11 @@ std::vector<Binding> sglang_bindings() {
           staging_layout(),
           slice_config(true),
           slice_config(false),
-          transfers(Relation::MooncakeTransfers, "MooncakeKVManager.send_kvcache_slice", true),
-          transfers(Relation::MooncakeTransfers, "MooncakeKVManager.send_kvcache_slice (without total_kv_head_num)",
+          transfers(kMooncakeTransfers, "MooncakeKVManager.send_kvcache_slice", true),
+          transfers(kMooncakeTransfers, "MooncakeKVManager.send_kvcache_slice (without total_kv_head_num)",
                     false),
-          transfers(Relation::NixlTransfers, "NixlKVManager.send_kvcache_slice", true),
-          transfers(Relation::NixlTransfers, "NixlKVManager.send_kvcache_slice (without total_kv_head_num)", false),
+          transfers(kNixlTransfers, "NixlKVManager.send_kvcache_slice", true),
+          transfers(kNixlTransfers, "NixlKVManager.send_kvcache_slice (without total_kv_head_num)", false),
           index_function()};
 }
 

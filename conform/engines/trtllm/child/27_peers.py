@@ -2,7 +2,7 @@
 # peer registry and block mappers use, as stand-ins written from the SPEC, and
 # the driver that runs one deployment: every rank's registrar built with its
 # real constructor, the registrations, both sides' overlaps and the block
-# maps, logged as lines tpcheck judges (conform/src/relations_peers.cpp):
+# maps, logged as lines tpcheck judges (conform/engines/trtllm/relations_peers.cpp):
 #
 #   R side self peer probe ok|!Class|message   register() of a peer (probe:
 #                                              valid, cp, mla_heads)
@@ -168,6 +168,15 @@ class PeerDriver:
     (compatible: registrations; overlap: and both sides' overlaps; kv_map:
     and the block maps of every pair a gen rank asks)."""
 
+    @staticmethod
+    def extra_methods(spec, driver):
+        """The methods the deployment calls besides the bound one."""
+        return [m for m in driver["needs"] if m not in spec["methods"]]
+
+    @classmethod
+    def bind(cls, spec, target, driver, sources):
+        return cls(target, driver, sources)
+
     def __init__(self, target, driver, sources):
         self.layout, self.part = driver["layout"], driver["part"]
         self.params = target.spec["params"]
@@ -288,3 +297,6 @@ class PeerDriver:
             return
         for line in lines or ["M %d %d none" % (cr, gr)]:
             log(line)
+
+
+DRIVERS["peers"] = PeerDriver

@@ -6,7 +6,7 @@
 // namespaces they name it from.
 //
 // TPCHECK_TARGET_RANKS_LAYOUT picks the TargetRanksInfo of the version under
-// test (the extractor reads it from the code, conform/src/cxx_build.cpp):
+// test (read from the code: conform/engines/trtllm/trtllm_cxx_child.cpp):
 //   1  {mDomainPPSize, mDomainTPSize, mIRanks}                      (the oldest)
 //   2  ... mIRanks, mDupHeadFactor, mPeerDupHeadFactor}
 //   3  {mDomainPPSize, mDomainTPSize, mDomainCPSize, mIRanks, mDupHeadFactor,

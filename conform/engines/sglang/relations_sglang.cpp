@@ -8,8 +8,9 @@
 #include <set>
 
 #include "capture.hpp"
-#include "relations.hpp"
+#include "sglang.hpp"
 #include "sglang_terms.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -234,9 +235,7 @@ std::optional<Configuration> open_configuration(const CaseArgs& args, const Actu
   return c;
 }
 
-}  // namespace
-
-Judgement judge_rank_mapping(const CaseArgs& args, const Actual& actual) {
+Judgement judge_rank_mapping(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   auto c = open_configuration(args, actual, 3, false, {"d"}, j);
   if (!c) return j;
@@ -362,7 +361,7 @@ Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_r
   return j;
 }
 
-Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual) {
+Judgement judge_staging_layout(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   auto c = open_configuration(args, actual, 3, true, {"d"}, j);
   if (!c) return j;
@@ -392,7 +391,7 @@ Judgement judge_staging_layout(const CaseArgs& args, const Actual& actual) {
   return j;
 }
 
-Judgement judge_slice_config(const CaseArgs& args, const Actual& actual) {
+Judgement judge_slice_config(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   auto c = open_configuration(args, actual, 4, true, {"p", "d"}, j);
   if (!c) return j;
@@ -430,5 +429,58 @@ Judgement judge_slice_config(const CaseArgs& args, const Actual& actual) {
   j.findings = findings.take();
   return j;
 }
+
+}  // namespace
+
+const Relation kRankMapping{
+    .judge = judge_rank_mapping,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every `d`: `target_tp_ranks` is `window(d, D, P)`, `target_tp_rank` its first, "
+                 "`required_dst_info_num` `max(1, D/P)`, `required_prefill_response_num` its writers (1 under MLA); a "
+                 "pair that is not divisible is refused (SPEC §14.1)";
+        },
+    .findings = true,
+};
+
+const Relation kHeadSliceDocumented{
+    .judge = [](const Binding&, std::size_t, const CaseArgs& args,
+                const Actual& actual) { return judge_head_slice(args, actual, false); },
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every pair SGLang forms: the copy of `p` to `d`, the heads both hold (SPEC §14.2)";
+        },
+    .findings = true,
+};
+
+const Relation kHeadSliceAsRun{
+    .judge = [](const Binding&, std::size_t, const CaseArgs& args,
+                const Actual& actual) { return judge_head_slice(args, actual, true); },
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every pair: the prefill call's start with the decode call's count and offset is the copy of `p` "
+                 "to `d` (SPEC §14.2)";
+        },
+    .findings = true,
+};
+
+const Relation kStagingLayout{
+    .judge = judge_staging_layout,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every `d`: a slot per writer, of the writer's copy for every token, layer, K and V (SPEC §14.3)";
+        },
+    .findings = true,
+};
+
+const Relation kSliceConfig{
+    .judge = judge_slice_config,
+    .compared_with =
+        [](const Binding&) {
+          return "for every pair: the page and token sizes, and the copy of `p` to `d` in bytes (" +
+                 std::to_string(kBytesPerHead) + " per head) (SPEC §14.4)";
+        },
+    .findings = true,
+};
 
 }  // namespace tpcheck::conform

@@ -1,7 +1,7 @@
 // SPEC §15.1: TensorRT-LLM's Python transceiver (peer.py, block.py) against
 // the model, one configuration at a time: _find_overlap against §3's window,
 // _compute_head_offsets against §6's copy offsets, and a deployment's log
-// (conform/child/27_peers.py) against the stage model of §15.4: the
+// (child/27_peers.py) against the stage model of §15.4: the
 // registrations, the ranks each side asks and waits for, and the bytes the
 // block mappers copy, decoded on both sides by the byte judge
 // (byte_judge.hpp) on TensorRT-LLM's block layout (§15.0).
@@ -11,14 +11,15 @@
 #include <string_view>
 
 #include "capture.hpp"
+#include "cxx/trtllm_judge.hpp"
 #include "peer_terms.hpp"
-#include "relations.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 #include "tpcheck/render.hpp"
 #include "tpcheck/stages.hpp"
-#include "trtllm_judge.hpp"
+#include "trtllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -57,10 +58,8 @@ std::vector<Item> items_of(const Actual& actual, std::size_t arity, FindingSet& 
 
 std::string raised_text(const Item& item) { return item.exception_class + ": " + item.message; }
 
-}  // namespace
-
 // (L, R): for every r, (overlap, start, end) with range(start, end) = window(r, L, R).
-Judgement judge_peer_find_overlap(const CaseArgs& args, const Actual& actual) {
+Judgement judge_peer_find_overlap(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
   const auto a = small_args(args);
@@ -105,7 +104,7 @@ Judgement judge_peer_find_overlap(const CaseArgs& args, const Actual& actual) {
 }
 
 // (P, D, H): for every pair that shares heads, the byte offsets of §6's copy.
-Judgement judge_peer_head_offsets(const CaseArgs& args, const Actual& actual) {
+Judgement judge_peer_head_offsets(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
   const auto a = small_args(args);
@@ -140,8 +139,6 @@ Judgement judge_peer_head_offsets(const CaseArgs& args, const Actual& actual) {
   j.tallies = {{"configurations", 1}, {"pairs", pairs}};
   return j;
 }
-
-namespace {
 
 // --- a deployment's log ------------------------------------------------------------
 
@@ -403,9 +400,7 @@ std::map<I, std::vector<I>> asked_by(const PeerLog& log) {
   return out;
 }
 
-}  // namespace
-
-Judgement judge_peer_compatible(const Binding& b, const CaseArgs& args, const Actual& actual) {
+Judgement judge_peer_compatible(const Binding& b, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   const auto opened = open_log(b, args, actual, j);
   if (!opened) return j;
@@ -432,7 +427,7 @@ Judgement judge_peer_compatible(const Binding& b, const CaseArgs& args, const Ac
   return j;
 }
 
-Judgement judge_peer_overlap(const Binding& b, const CaseArgs& args, const Actual& actual) {
+Judgement judge_peer_overlap(const Binding& b, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   const auto opened = open_log(b, args, actual, j);
   if (!opened) return j;
@@ -543,8 +538,6 @@ Judgement judge_peer_overlap(const Binding& b, const CaseArgs& args, const Actua
   return j;
 }
 
-namespace {
-
 // Every rank's request blocks (SPEC §15.0): per block, local layer and K/V a
 // region of one slot holding the rank's heads, head-major, keyed by the
 // global (K/V, layer) so that both sides' regions compare.
@@ -633,9 +626,7 @@ std::string peer_kind(const std::string& kind) {
   return kind;
 }
 
-}  // namespace
-
-Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual& actual) {
+Judgement judge_peer_kv_map(const Binding& b, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   const auto opened = open_log(b, args, actual, j);
   if (!opened) return j;
@@ -712,5 +703,59 @@ Judgement judge_peer_kv_map(const Binding& b, const CaseArgs& args, const Actual
                {"decoded bytes", judge.decoded_bytes()}};
   return j;
 }
+
+}  // namespace
+
+const Relation kPeerFindOverlap{
+    .judge = judge_peer_find_overlap,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every `r`: `(overlap, start, end)` with `range(start, end)` = `window(r, L, R)`; a pair that is "
+                 "not divisible is refused, and `end` never past `R` (SPEC §15.1)";
+        },
+    .findings = true,
+};
+
+const Relation kPeerHeadOffsets{
+    .judge = judge_peer_head_offsets,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every pair that shares heads: the byte offsets of §6's copy in `p`'s and `d`'s heads (SPEC "
+                 "§15.1)";
+        },
+    .findings = true,
+};
+
+const Relation kPeerCompatible{
+    .judge = judge_peer_compatible,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "through `register`, on both sides: every head-compatible sizing accepted, a peer with `cp` 2 (or, "
+                 "under MLA, 2 heads per rank) refused (SPEC §15.1)";
+        },
+    .findings = true,
+};
+
+const Relation kPeerOverlap{
+    .judge = judge_peer_overlap,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "gen side: `.ranks` = the stage window, in range and in the serving DP group; ctx side: "
+                 "`len(.ranks)` = the gen ranks that ask it; the duplicate-head factors (SPEC §15.1, §15.4)";
+        },
+    .findings = true,
+};
+
+const Relation kPeerKvMap{
+    .judge = judge_peer_kv_map,
+    .compared_with =
+        [](const Binding&) -> std::string {
+          return "for every pair that sends (the selection rule): every byte of each gen rank's blocks written once, "
+                 "from the same block, layer, K or V, head and byte of a ctx rank that holds it (SPEC §15.1)";
+        },
+    .findings = true,
+    .not_compared = "sizings the model refuses (TP sizes per attention-DP group that do not divide each other) and "
+                    "every gen rank refused: nothing moves",
+};
 
 }  // namespace tpcheck::conform

@@ -1,6 +1,7 @@
 // Readers of the canonical forms the child writes for structured values
-// (conform/child/: int_list, tp_mapping, sender_plan renderings). They take
-// any text and return nullopt unless it is exactly the form.
+// (conform/child/'s int_list, child/22_vllm.py's tp_mapping and sender_plan
+// renderings). They take any text and return nullopt unless it is exactly
+// the form.
 #pragma once
 
 #include <cstdint>

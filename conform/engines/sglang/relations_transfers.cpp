@@ -7,8 +7,9 @@
 #include <map>
 
 #include "capture.hpp"
-#include "relations.hpp"
+#include "sglang.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
+#include "tpcheck/conform/judge.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -268,9 +269,8 @@ class NixlLists {
   std::map<std::uint64_t, List> lists_;
 };
 
-}  // namespace
-
-Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& actual) {
+// Mooncake's batches, or NIXL's lists and the transfers that select rows of them.
+Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& actual, bool mooncake) {
   const auto a = small_args(args);
   if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
@@ -290,7 +290,7 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
   judge_pairings(log, P, D, findings);
   NixlLists nixl(memory, cj, findings);
   for (const auto& send : log.sends) {
-    if (b.relation == Relation::MooncakeTransfers) {
+    if (mooncake) {
       judge_mooncake_send(send, cj, findings);
     } else {
       nixl.send(send);
@@ -310,7 +310,7 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
   return j;
 }
 
-Judgement judge_index_function(const CaseArgs& args, const Actual& actual) {
+Judgement judge_index_function(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
   const auto a = small_args(args);
@@ -370,5 +370,32 @@ Judgement judge_index_function(const CaseArgs& args, const Actual& actual) {
   j.findings = findings.take();
   return j;
 }
+
+std::string every_byte(const Binding&) {
+  return "every byte the transfers move, from the same layer, K or V, page position, token, head and byte of a sender "
+         "that holds it, and every byte of each decode rank's request written (SPEC §14B)";
+}
+
+}  // namespace
+
+const Relation kMooncakeTransfers{
+    .judge = [](const Binding& b, std::size_t, const CaseArgs& args,
+                const Actual& actual) { return judge_transfers(b, args, actual, true); },
+    .compared_with = every_byte,
+    .findings = true,
+};
+
+const Relation kNixlTransfers{
+    .judge = [](const Binding& b, std::size_t, const CaseArgs& args,
+                const Actual& actual) { return judge_transfers(b, args, actual, false); },
+    .compared_with = every_byte,
+    .findings = true,
+};
+
+const Relation kIndexFunction{
+    .judge = judge_index_function,
+    .compared_with = [](const Binding&) -> std::string { return "every index exact, on lists of more than 2^31 rows (SPEC §14B.8)"; },
+    .findings = true,
+};
 
 }  // namespace tpcheck::conform

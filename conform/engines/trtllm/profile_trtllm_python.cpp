@@ -1,14 +1,15 @@
 // The profile trtllm's Python half as data (SPEC §15.1): TensorRT-LLM's
 // transceiver v2, its peer registry (peer.py) and block mappers (block.py),
 // loaded from source. Every binding judges a whole configuration: a driver of
-// the child (conform/child/25_drivers.py, 27_peers.py) makes its calls, and
-// the relations of relations_peers.cpp judge what it answers. The kinds of
+// the child (conform/child/25_drivers.py, child/27_peers.py) makes its calls,
+// and the relations of relations_peers.cpp judge what it answers. The kinds of
 // the whole profile (both halves) are here too.
 #include <numeric>
 
 #include "peer_terms.hpp"
 #include "tpcheck/conform/profile.hpp"
 #include "tpcheck/model.hpp"
+#include "trtllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -18,7 +19,7 @@ const std::vector<std::string> kRegistrar = {"PeerRegistrar"};
 // §3's window from either side: every rank r of L against R, divisible or not.
 Binding find_overlap() {
   Binding b = configuration_binding("PeerRegistrar._find_overlap",
-                                    {{"L", ParamKind::Size, {}}, {"R", ParamKind::Size, {}}}, Relation::PeerFindOverlap);
+                                    {{"L", ParamKind::Size, {}}, {"R", ParamKind::Size, {}}}, kPeerFindOverlap);
   b.coordinates = {"r"};
   b.call.classes = kRegistrar;
   b.call.methods = {"_find_overlap"};
@@ -44,7 +45,7 @@ std::vector<CaseArgs> head_offset_cases(const GridBounds& bounds) {
 Binding head_offsets() {
   Binding b = configuration_binding("HeadMismatchMapper._compute_head_offsets",
                                     {{"P", ParamKind::Size, {}}, {"D", ParamKind::Size, {}}, {"H", ParamKind::Size, {}}},
-                                    Relation::PeerHeadOffsets);
+                                    kPeerHeadOffsets);
   b.cases = head_offset_cases;
   b.call.classes = {"HeadMismatchMapper"};
   b.call.methods = {"_compute_head_offsets"};
@@ -64,7 +65,7 @@ Binding head_offsets() {
 
 // A whole deployment, run by the child's PeerDriver up to `part`.
 Binding deployment(std::string method, const std::string& part, const std::vector<std::string>& needs,
-                   Relation relation) {
+                   const Relation& relation) {
   std::vector<ParamSpec> params = {{"P", ParamKind::Size, {}}, {"D", ParamKind::Size, {}}, {"H", ParamKind::Size, {}},
                                    {"MLA", ParamKind::Flag, {}}};
   for (const char* n : {"ctx_layers", "gen_layers"}) params.push_back({n, ParamKind::Size, {}});
@@ -89,9 +90,9 @@ KindInfo failure(std::string id, std::string title, std::string meaning) {
 
 std::vector<Binding> trtllm_python_bindings() {
   return {find_overlap(), head_offsets(),
-          deployment("_check_peer_compatible", "compatible", {"register"}, Relation::PeerCompatible),
-          deployment("get_peer_overlap", "overlap", {"register"}, Relation::PeerOverlap),
-          deployment("get_kv_map", "kv_map", {"register", "get_peer_overlap"}, Relation::PeerKvMap)};
+          deployment("_check_peer_compatible", "compatible", {"register"}, kPeerCompatible),
+          deployment("get_peer_overlap", "overlap", {"register"}, kPeerOverlap),
+          deployment("get_kv_map", "kv_map", {"register", "get_peer_overlap"}, kPeerKvMap)};
 }
 
 // SPEC §15.1's kinds in its order, then those of the C++ half (Kind) it has not named.

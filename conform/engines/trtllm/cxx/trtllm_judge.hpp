@@ -1,8 +1,8 @@
 // What the TensorRT-LLM C++ transceiver does for one deployment, as text, and
 // the relations of SPEC §15.2 it must satisfy. Standard C++ only: tpcheck
-// judges the C++ child's outcomes with it (conform/src/trtllm_cxx.cpp, with
-// the model's heads), and the --fuzz target, built on the user's machine from
-// sources tpcheck carries, judges with it in-process (trtllm_fuzz.cpp).
+// judges the C++ child's outcomes with it (trtllm_transceiver.cpp, with the
+// model's heads), and the --fuzz target, built on the user's machine from
+// sources tpcheck carries, judges with it in-process (trtllm_fuzz_main.hpp).
 //
 // A deployment is a ctx (context, prefill) side and a gen (generation,
 // decode) side, each a TP size, its PP stages' layer counts and whether

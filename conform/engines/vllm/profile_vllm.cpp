@@ -1,6 +1,7 @@
 // The vLLM profiles as data: vllm-moriio (SPEC §10), vllm-nixl (§12) and
 // vllm-mooncake (§13).
 #include "tpcheck/conform/profile.hpp"
+#include "vllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -12,7 +13,7 @@ std::vector<Binding> moriio() {
       positional_binding("validate_moriio_heterogeneous_tp_kv_heads", {"L", "R", "H", "MLA"}, "kv_heads_guard",
                          {0, 1, 2, 3}),
       positional_binding("get_moriio_expected_ack_count", {"P", "D"}, "single_readers", {},
-                         Relation::CountForEveryProducerRank),
+                         kCountForEveryProducerRank),
       positional_binding("_read_completion_quorum", {"D", "P", "p"}, "single_readers", {2, 1, 0}),
       positional_binding("get_port_offset", {"DP_RANK", "TP_RANK", "TP_SIZE"}, "port_offset", {0, 1, 2}),
   };
@@ -42,7 +43,7 @@ std::vector<Attribute> topology(const std::string& rank, const std::string& size
 const std::vector<std::string> kTopologyClasses = {"TransferTopology", "TpKVTopology"};
 
 Binding topology_tp_ratio() {
-  Binding b = shaped_binding("TransferTopology.tp_ratio", {kL, kR}, Relation::Exact);
+  Binding b = shaped_binding("TransferTopology.tp_ratio", {kL, kR}, kExact);
   b.model_op = "tp_ratio";
   b.model_from_case = {0, 1};
   b.call.classes = kTopologyClasses;
@@ -53,7 +54,7 @@ Binding topology_tp_ratio() {
 }
 
 Binding topology_window() {
-  Binding b = shaped_binding("TransferTopology.handshake_target_ranks", {{"r", ParamKind::Rank, {"L"}}, kL, kR}, Relation::Exact);
+  Binding b = shaped_binding("TransferTopology.handshake_target_ranks", {{"r", ParamKind::Rank, {"L"}}, kL, kR}, kExact);
   b.model_op = "window";
   b.model_from_case = {0, 1, 2};
   b.call.classes = kTopologyClasses;
@@ -66,7 +67,7 @@ Binding topology_window() {
 
 Binding topology_consumer_count() {
   // Called on the decode side: tp_size = D, arguments (P, 1).
-  Binding b = shaped_binding("TransferTopology.dcp_consumer_count", {kP, kD}, Relation::WindowCompletionCount);
+  Binding b = shaped_binding("TransferTopology.dcp_consumer_count", {kP, kD}, kWindowCompletionCount);
   b.model_op = "window";
   b.call.classes = kTopologyClasses;
   b.call.methods = {"dcp_consumer_count"};
@@ -77,7 +78,7 @@ Binding topology_consumer_count() {
 
 Binding nixl_tp_mapping() {
   Binding b = shaped_binding("compute_tp_mapping", {kP, kD, kHeadsOfBoth, kMla, {"d", ParamKind::Rank, {"D"}}},
-                     Relation::NixlMapping);
+                     kNixlMapping);
   b.model_op = "plan";
   b.call.functions = {"compute_tp_mapping"};
   b.call.classes = kTopologyClasses;
@@ -107,7 +108,7 @@ void add_head_count(Binding& b, const ProfileOptions& o) {
 }
 
 std::vector<Binding> mooncake(const ProfileOptions& o) {
-  Binding ratio = shaped_binding("_get_tp_ratio", {kL, kR}, Relation::Exact);
+  Binding ratio = shaped_binding("_get_tp_ratio", {kL, kR}, kExact);
   ratio.model_op = "tp_ratio";
   ratio.model_from_case = {0, 1};
   ratio.call.functions = {"_get_tp_ratio"};
@@ -117,7 +118,7 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   Binding plan = shaped_binding("_compute_sender_transfer_plan",
                         {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla, {"p", ParamKind::Rank, {"P"}},
                          {"d", ParamKind::WindowMember, {"p", "P", "D"}}},
-                        Relation::SenderPlan);
+                        kSenderPlan);
   plan.model_op = "plan";
   plan.call.functions = {"_compute_sender_transfer_plan"};
   plan.call.args = {{"local_tp_rank", "p", false, ""},
@@ -131,7 +132,7 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
   plan.call.render = "sender_plan";
 
   Binding regions = shaped_binding("_validate_asymmetric_region_lengths",
-                           {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla}, Relation::AcceptsSizing);
+                           {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla}, kAcceptsSizing);
   regions.model_op = "plan";
   regions.call.functions = {"_validate_asymmetric_region_lengths"};
   regions.call.args = {{"local_regions", "[_region(" + block_len("P") + ")]", false, ""},

@@ -2,9 +2,10 @@
 // compiled from source.
 #include <functional>
 
+#include "cxx/trtllm_judge.hpp"
 #include "tpcheck/conform/profile.hpp"
 #include "tpcheck/model.hpp"
-#include "trtllm_judge.hpp"
+#include "trtllm.hpp"
 
 namespace tpcheck::conform {
 namespace {
@@ -48,7 +49,7 @@ Binding transceiver(std::string name, TransceiverRank rank) {
   for (const char* n : {"c", "g"}) params.push_back({n, ParamKind::Size, {}});
   if (rank == TransceiverRank::Gen) params.push_back({"d", ParamKind::Rank, {"D"}});
   if (rank == TransceiverRank::Ctx) params.push_back({"p", ParamKind::Rank, {"P"}});
-  Binding b = shaped_binding(name, std::move(params), Relation::TrtllmTransceiver);
+  Binding b = shaped_binding(name, std::move(params), kTrtllmTransceiver);
   b.child = ChildKind::Cxx;
   b.model_op = "plan";
   b.call.functions = {std::move(name)};
