@@ -13,11 +13,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "fuzz_input.hpp"
 #include "registry_driver.hpp"
 
 namespace fs = std::filesystem;
@@ -55,32 +56,40 @@ bool inputs_in(const fs::path& dir, std::vector<fs::path>& out) {
   return true;
 }
 
-bool read_bytes(const fs::path& p, Bytes& bytes) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+// The inputs of `dir` with their bytes and their keyed form, or an error.
+struct Input {
+  fs::path path;
+  Bytes bytes;
+  Bytes keyed;
+};
+bool read_inputs(const fs::path& dir, std::vector<Input>& out) {
+  std::vector<fs::path> paths;
+  if (!inputs_in(dir, paths)) return false;
+  for (const fs::path& p : paths) {
+    std::optional<Bytes> bytes = tpcheck::fuzz::read_input_file(p);
+    if (!bytes) {
+      std::fprintf(stderr, "%s: cannot read %s\n", self_name().c_str(), p.c_str());
+      return false;
+    }
+    Bytes keyed = tpcheck::fuzz::keyed_input(bytes->data(), bytes->size(), tpcheck::fuzz::target_entry());
+    out.push_back({p, std::move(*bytes), std::move(keyed)});
+  }
+  return true;
 }
 
 int name_inputs(const fs::path& dir) {
-  std::vector<fs::path> inputs;
-  if (!inputs_in(dir, inputs)) return 2;
+  std::vector<Input> inputs;
+  if (!read_inputs(dir, inputs)) return 2;
   std::size_t renamed = 0;
-  for (const fs::path& p : inputs) {
-    Bytes bytes;
-    if (!read_bytes(p, bytes)) {
-      std::fprintf(stderr, "%s: cannot read %s\n", self_name().c_str(), p.c_str());
-      return 2;
-    }
-    const Bytes keyed = tpcheck::fuzz::keyed_input(bytes.data(), bytes.size(), tpcheck::fuzz::target_entry());
-    const fs::path named = dir / file_name(keyed);
-    if (named == p && keyed == bytes) continue;
+  for (const Input& input : inputs) {
+    const fs::path named = dir / file_name(input.keyed);
+    if (named == input.path && input.keyed == input.bytes) continue;
     // Written beside, then the old name removed: an input is never lost halfway.
     std::ofstream out(named, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(keyed.data()), static_cast<std::streamsize>(keyed.size()));
+    out.write(reinterpret_cast<const char*>(input.keyed.data()), static_cast<std::streamsize>(input.keyed.size()));
     out.close();
     std::error_code ec;
-    if (!out || (named != p && !fs::remove(p, ec))) {
+    if (!out || (named != input.path && !fs::remove(input.path, ec))) {
       std::fprintf(stderr, "%s: cannot write %s\n", self_name().c_str(), named.c_str());
       return 2;
     }
@@ -92,30 +101,24 @@ int name_inputs(const fs::path& dir) {
 }
 
 int check_names(const fs::path& dir) {
-  std::vector<fs::path> inputs;
-  if (!inputs_in(dir, inputs)) return 2;
+  std::vector<Input> inputs;
+  if (!read_inputs(dir, inputs)) return 2;
   if (inputs.empty()) {
     std::fprintf(stderr, "%s: no inputs in %s\n", self_name().c_str(), dir.c_str());
     return 1;
   }
   std::size_t problems = 0;
-  for (const fs::path& p : inputs) {
-    Bytes bytes;
-    if (!read_bytes(p, bytes)) {
-      std::fprintf(stderr, "%s: cannot read %s\n", self_name().c_str(), p.c_str());
-      return 2;
-    }
-    const auto name = tpcheck::fuzz::input_name(bytes.data(), bytes.size(), tpcheck::fuzz::target_entry());
-    const Bytes keyed = tpcheck::fuzz::keyed_input(bytes.data(), bytes.size(), tpcheck::fuzz::target_entry());
+  for (const Input& input : inputs) {
+    const auto name = tpcheck::fuzz::input_name(input.bytes.data(), input.bytes.size(), tpcheck::fuzz::target_entry());
     if (!name.keyed) {
       std::fprintf(stderr,
                    "%s: selects %s by its index, not by name: an input not named yet (%s --name-inputs), or one "
-                   "whose entry or operation was renamed or removed (rename or delete the file)\n",
-                   p.c_str(), name.label.c_str(), self_name().c_str());
+                   "whose entry or operation was renamed or removed (delete it)\n",
+                   input.path.c_str(), name.label.c_str(), self_name().c_str());
       ++problems;
-    } else if (p.filename() != file_name(keyed)) {
-      std::fprintf(stderr, "%s: selects %s: its name should be %s (%s --name-inputs)\n", p.c_str(),
-                   name.label.c_str(), file_name(keyed).c_str(), self_name().c_str());
+    } else if (input.path.filename() != file_name(input.keyed)) {
+      std::fprintf(stderr, "%s: selects %s: its name should be %s (%s --name-inputs)\n", input.path.c_str(),
+                   name.label.c_str(), file_name(input.keyed).c_str(), self_name().c_str());
       ++problems;
     }
   }

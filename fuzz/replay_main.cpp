@@ -14,9 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -57,13 +55,6 @@ std::vector<fs::path> inputs_under(const fs::path& root, std::string& error) {
   if (found.empty()) error = "no inputs under " + root.string();
   std::sort(found.begin(), found.end());
   return found;
-}
-
-bool read_file(const fs::path& p, std::vector<std::uint8_t>& bytes) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
 }
 
 }  // namespace
@@ -122,12 +113,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (const fs::path& file : files) {
-      std::vector<std::uint8_t> bytes;
-      if (!read_file(file, bytes)) {
+      const auto bytes = tpcheck::fuzz::read_input_file(file);
+      if (!bytes) {
         std::cerr << self << ": cannot read " << file.string() << "\n";
         return 2;
       }
-      LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+      LLVMFuzzerTestOneInput(bytes->data(), bytes->size());
       const std::string trace = tpcheck::fuzz::FuzzInput::take_trace();
       if (describe) std::cout << file.string() << ": " << trace << "\n";
       ++replayed;
