@@ -2,6 +2,8 @@
 #include "fuzz_input.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include <boost/multiprecision/integer.hpp>
 
@@ -115,6 +117,14 @@ std::string FuzzInput::take_trace() {
   std::string out;
   out.swap(g_trace);
   return out;
+}
+
+std::optional<std::vector<std::uint8_t>> read_input_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) return std::nullopt;
+  return bytes;
 }
 
 }  // namespace tpcheck::fuzz

@@ -28,6 +28,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,5 +65,9 @@ class FuzzInput {
   std::size_t pos_ = 0;
   BigInt previous_ = 0;
 };
+
+// The bytes of a corpus file, or nothing when it cannot be read (the replay
+// driver, the seed writer and the naming of committed inputs read them so).
+std::optional<std::vector<std::uint8_t>> read_input_file(const std::filesystem::path& p);
 
 }  // namespace tpcheck::fuzz

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -51,8 +53,77 @@ dom::Limits limits_of(const inv::Entry* e, IntType type) {
   return type == IntType::Int64 ? dom::int64_limits(e->size_cap) : dom::big_limits(e->size_cap);
 }
 
-// The index of a fuzzed entry in fuzzed_entries() (a single-entry target asks
-// for the same one every time: the last answer is kept).
+// Chooses one of a list of names from a selector field (registry_driver.hpp):
+// the name whose key the field holds, else the field modulo their number. A
+// hashed look-up, so a field costs the same however many names there are.
+class Selector {
+ public:
+  Selector() = default;
+  explicit Selector(const std::vector<std::string_view>& names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::uint64_t key = name_key(names[i]);
+      // A key must read as no index, and name one entry: a name that breaks
+      // either must be changed (the message says which).
+      if (key < (std::uint64_t{1} << 32) || !by_key_.emplace(key, i).second) {
+        std::fprintf(stderr, "tpcheck fuzz: the key of '%.*s' is small or another name's: rename it\n",
+                     static_cast<int>(names[i].size()), names[i].data());
+        std::abort();
+      }
+      keys_.push_back(key);
+    }
+  }
+  std::size_t pick(std::uint64_t field) const {
+    if (field < keys_.size()) return static_cast<std::size_t>(field);  // the mutator's indices
+    const auto found = by_key_.find(field);
+    return found != by_key_.end() ? found->second : static_cast<std::size_t>(field % keys_.size());
+  }
+  std::uint64_t key(std::size_t i) const { return keys_[i]; }
+
+ private:
+  std::vector<std::uint64_t> keys_;
+  std::unordered_map<std::uint64_t, std::size_t> by_key_;
+};
+
+// Everything a case of a fuzzed entry needs beyond the input, made once for
+// every entry at the first input, and looked up by the entry's index.
+struct Fuzzed {
+  const inv::Entry* entry;
+  // limits_of in both integer types (cpp_int's bounds are 2^320: building
+  // them allocated on every input).
+  std::array<dom::Limits, 2> limits;
+  std::vector<std::vector<dom::Choice>> ranges;  // dom::choice_ranges of each domain
+  Selector domains;                              // when it has several
+  inv::Tally tally;                              // what the replayed inputs reached
+  // field_layout's ranges, made on first use and kept: [with the entry field][domain].
+  std::array<std::vector<std::vector<std::uint64_t>>, 2> layouts;
+};
+
+struct Fuzzing {
+  std::vector<Fuzzed> entries;  // in the order of fuzzed_entries()
+  Selector selector;            // the entry field's
+};
+
+Fuzzing& fuzzing() {
+  static Fuzzing f = [] {
+    Fuzzing out;
+    std::vector<std::string_view> names;
+    for (const inv::Entry* e : fuzzed_entries()) {
+      Fuzzed& x = out.entries.emplace_back();
+      x.entry = e;
+      x.limits = {limits_of(e, IntType::Int64), limits_of(e, IntType::CppInt)};
+      for (const dom::Domain& d : e->domains) x.ranges.push_back(dom::choice_ranges(d));
+      if (e->domains.size() > 1) x.domains = Selector({e->domain_names.begin(), e->domain_names.end()});
+      for (auto& layouts : x.layouts) layouts.resize(e->domains.size());
+      names.emplace_back(e->name);
+    }
+    out.selector = Selector(names);
+    return out;
+  }();
+  return f;
+}
+
+// The index of a fuzzed entry: a single-entry target asks for the same one
+// every time (the last answer is kept); a case decoded here carries its own.
 std::size_t index_of(const inv::Entry* e) {
   const auto& entries = fuzzed_entries();
   thread_local std::size_t last = 0;
@@ -63,57 +134,39 @@ std::size_t index_of(const inv::Entry* e) {
   return entries.size();
 }
 
-// What the replayed inputs reached, per fuzzed entry, by its index (the
-// fuzzers run one input at a time).
-inv::Tally& tally_of(const inv::Entry* e) {
-  static std::vector<inv::Tally> t(fuzzed_entries().size());
-  return t[index_of(e)];
-}
-
-// limits_of every fuzzed entry in both integer types, made once (cpp_int's
-// bounds are 2^320: building them allocated on every input), by entry index.
-const dom::Limits& fuzzed_limits(const inv::Entry* e, IntType type) {
-  static const std::vector<std::array<dom::Limits, 2>> cache = [] {
-    std::vector<std::array<dom::Limits, 2>> out;
-    for (const inv::Entry* entry : fuzzed_entries()) {
-      out.push_back({limits_of(entry, IntType::Int64), limits_of(entry, IntType::CppInt)});
-    }
-    return out;
-  }();
-  return cache[index_of(e)][static_cast<std::size_t>(type)];
-}
-
-// dom::choice_ranges of every domain of every fuzzed entry, computed once (the
-// decoder and the mutator ask for them on every input), by entry index.
-const std::vector<dom::Choice>& ranges_of(const inv::Entry* e, std::size_t domain) {
-  static const std::vector<std::vector<std::vector<dom::Choice>>> cache = [] {
-    std::vector<std::vector<std::vector<dom::Choice>>> out;
-    for (const inv::Entry* entry : fuzzed_entries()) {
-      out.emplace_back();
-      for (const dom::Domain& d : entry->domains) out.back().push_back(dom::choice_ranges(d));
-    }
-    return out;
-  }();
-  return cache[index_of(e)][domain];
-}
-
-// The header of an input: the entry, the integer type and the domain, with
-// the number of fields they take.
+// The header of an input: the entry (its index), the integer type and the
+// domain, the number of fields they take, and where the selector fields are.
 struct Header {
-  const inv::Entry* entry;
+  std::size_t index;
   IntType type;
   std::size_t domain;
   std::size_t fields;
+  bool keyed;                        // every selector field holds its key
+  std::optional<std::size_t> domain_field;  // the domain's field, when the entry has several
 };
 
 Header read_header(Fields& in, const inv::Entry* fixed) {
-  Header h{fixed, IntType::Int64, 0, 0};
-  if (!fixed) h.entry = fuzzed_entries()[in.next() % fuzzed_entries().size()], ++h.fields;
+  const Fuzzing& f = fuzzing();
+  Header h{0, IntType::Int64, 0, 0, true, std::nullopt};
+  if (fixed) {
+    h.index = index_of(fixed);
+  } else {
+    const std::uint64_t field = in.next();
+    h.index = f.selector.pick(field);
+    h.keyed = field == f.selector.key(h.index);
+    ++h.fields;
+  }
+  const Fuzzed& e = f.entries[h.index];
   // An entry RapidCheck does not run in cpp_int (the differential) is fuzzed in int64 alone.
   const std::uint64_t type = in.next() % 2;
   ++h.fields;
-  h.type = h.entry->exclusion(inv::Engine::RapidCheckCppInt) ? IntType::Int64 : static_cast<IntType>(type);
-  if (h.entry->domains.size() > 1) h.domain = in.next() % h.entry->domains.size(), ++h.fields;
+  h.type = e.entry->exclusion(inv::Engine::RapidCheckCppInt) ? IntType::Int64 : static_cast<IntType>(type);
+  if (e.entry->domains.size() > 1) {
+    const std::uint64_t field = in.next();
+    h.domain = e.domains.pick(field);
+    h.keyed = h.keyed && field == e.domains.key(h.domain);
+    h.domain_field = h.fields++;
+  }
   return h;
 }
 
@@ -143,18 +196,29 @@ const std::vector<const inv::Entry*>& fuzzed_entries() {
   return entries;
 }
 
+std::uint64_t name_key(std::string_view name) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  for (const char ch : name) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
 void decode_into(RegistryCase& c, const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
   Fields in(data, size);
   const Header h = read_header(in, fixed);
-  c.entry = h.entry;
+  const Fuzzed& e = fuzzing().entries[h.index];
+  c.entry = e.entry;
+  c.fuzzed_index = h.index;
   c.type = h.type;
   c.domain = h.domain;
   const dom::Domain& d = c.entry->domains[c.domain];
   thread_local std::vector<dom::Choice> choices;
   choices.clear();
-  for (std::size_t i = 0, n = ranges_of(c.entry, c.domain).size(); i < n; ++i) choices.push_back(in.next());
+  for (std::size_t i = 0, n = e.ranges[c.domain].size(); i < n; ++i) choices.push_back(in.next());
   c.values.resize(static_cast<std::size_t>(d.width()));
-  dom::decode(d, choices.data(), c.values.data(), fuzzed_limits(c.entry, c.type));
+  dom::decode(d, choices.data(), c.values.data(), e.limits[static_cast<std::size_t>(c.type)]);
   c.walk_from = in.next();
 }
 
@@ -173,19 +237,13 @@ void run_input(const std::uint8_t* data, std::size_t size, const inv::Entry* fix
 FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
   Fields in(data, size);
   const Header h = read_header(in, fixed);
-  // Every (entry, domain) has one layout, made on first use and kept: [with
-  // the entry field][entry index][domain].
-  static std::array<std::vector<std::vector<std::vector<std::uint64_t>>>, 2> layouts;
-  auto& of_entry = layouts[fixed ? 0 : 1];
-  if (of_entry.empty()) of_entry.resize(fuzzed_entries().size());
-  auto& of_domain = of_entry[index_of(h.entry)];
-  if (of_domain.empty()) of_domain.resize(h.entry->domains.size());
-  std::vector<std::uint64_t>& ranges = of_domain[h.domain];
+  Fuzzed& e = fuzzing().entries[h.index];
+  std::vector<std::uint64_t>& ranges = e.layouts[fixed ? 0 : 1][h.domain];
   if (ranges.empty()) {
     if (!fixed) ranges.push_back(fuzzed_entries().size());
     ranges.push_back(2);
-    if (h.entry->domains.size() > 1) ranges.push_back(h.entry->domains.size());
-    const std::vector<dom::Choice>& choices = ranges_of(h.entry, h.domain);
+    if (e.entry->domains.size() > 1) ranges.push_back(e.entry->domains.size());
+    const std::vector<dom::Choice>& choices = e.ranges[h.domain];
     ranges.insert(ranges.end(), choices.begin(), choices.end());
     ranges.push_back(0);  // the walk field: any 64-bit value
   }
@@ -196,10 +254,34 @@ std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool
   const auto choices = dom::encode(c.entry->domains[c.domain], c.values.data(), limits_of(c.entry, c.type));
   if (!choices) return std::nullopt;
   std::vector<std::uint8_t> out;
-  if (with_entry_field) put_field(out, index_of(c.entry));
+  if (with_entry_field) put_field(out, name_key(c.entry->name));
   put_field(out, static_cast<std::uint64_t>(c.type));
-  if (c.entry->domains.size() > 1) put_field(out, c.domain);
+  if (c.entry->domains.size() > 1) put_field(out, name_key(c.entry->domain_names[c.domain]));
   for (const dom::Choice x : *choices) put_field(out, x);
+  return out;
+}
+
+InputName input_name(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+  Fields in(data, size);
+  const Header h = read_header(in, fixed);
+  const inv::Entry* e = fuzzing().entries[h.index].entry;
+  InputName out{fixed ? "" : e->name, h.keyed};
+  if (h.domain_field) out.label += (out.label.empty() ? "" : ".") + std::string(e->domain_names[h.domain]);
+  return out;
+}
+
+std::vector<std::uint8_t> keyed_input(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed) {
+  Fields in(data, size);
+  const Header h = read_header(in, fixed);
+  const Fuzzed& e = fuzzing().entries[h.index];
+  std::vector<std::uint8_t> out(data, data + size);
+  const auto put_key = [&out](std::size_t field, std::uint64_t key) {
+    const std::size_t at = field * kFieldBytes;
+    if (out.size() < at + kFieldBytes) out.resize(at + kFieldBytes, 0);  // how the missing bytes read anyway
+    for (std::size_t i = 0; i < kFieldBytes; ++i) out[at + i] = static_cast<std::uint8_t>(key >> (8 * i));
+  };
+  if (!fixed) put_key(0, fuzzing().selector.key(h.index));
+  if (h.domain_field) put_key(*h.domain_field, e.domains.key(h.domain));
   return out;
 }
 
@@ -219,7 +301,9 @@ void check_case(const RegistryCase& c) {
   } else {
     verdict = c.entry->check(c.domain, c.values.data(), &kinds);
   }
-  tally_of(c.entry).add(verdict, kinds);
+  Fuzzing& f = fuzzing();
+  const std::size_t index = f.entries[c.fuzzed_index].entry == c.entry ? c.fuzzed_index : index_of(c.entry);
+  f.entries[index].tally.add(verdict, kinds);
   // The readable form costs more than many checks: only when asked for.
   if (FuzzInput::describing()) FuzzInput::append_trace(describe_case(c));
   if (!verdict.is_violated()) return;
@@ -231,7 +315,7 @@ void check_case(const RegistryCase& c) {
 int report_coverage(const std::vector<const inv::Entry*>& entries) {
   int status = 0;
   for (const inv::Entry* e : entries) {
-    const inv::Tally& t = tally_of(e);
+    const inv::Tally& t = fuzzing().entries[index_of(e)].tally;
     const std::vector<std::string> gaps = inv::coverage_gaps(*e, t);
     std::printf("  %-50s %8llu inputs, %8llu non-vacuous%s\n", e->name, static_cast<unsigned long long>(t.cases()),
                 static_cast<unsigned long long>(t.non_vacuous()), gaps.empty() ? "" : "  NOT COVERED:");

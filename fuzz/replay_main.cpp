@@ -3,6 +3,7 @@
 // (`ctest -L corpus`), under sanitizers when the build has them.
 //
 //   fuzz_<target> [--describe] [--assert-coverage] PATH...
+//   fuzz_<target> --name-inputs DIR | --check-names DIR    (registry targets: registry_names.cpp)
 //
 // Each PATH is an input file or a directory searched recursively; *.txt and
 // *.md files are the corpus's readable notes, not inputs. A violated invariant
@@ -13,9 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@ namespace fs = std::filesystem;
 // registry targets add (registry_driver.hpp).
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 extern "C" int tpcheck_fuzz_report_coverage() __attribute__((weak));
+extern "C" int tpcheck_fuzz_name_inputs(const char* dir, int check_only) __attribute__((weak));
 
 namespace {
 
@@ -57,17 +57,21 @@ std::vector<fs::path> inputs_under(const fs::path& root, std::string& error) {
   return found;
 }
 
-bool read_file(const fs::path& p, std::vector<std::uint8_t>& bytes) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string self = fs::path(argv[0]).filename().string();
+  if (argc >= 2 && (std::string(argv[1]) == "--name-inputs" || std::string(argv[1]) == "--check-names")) {
+    if (!tpcheck_fuzz_name_inputs) {
+      std::cerr << self << ": " << argv[1] << " needs a registry target (fuzz_invariants, fuzz_differential)\n";
+      return 2;
+    }
+    if (argc != 3) {
+      std::cerr << "usage: " << self << " " << argv[1] << " DIR\n";
+      return 2;
+    }
+    return tpcheck_fuzz_name_inputs(argv[2], std::string(argv[1]) == "--check-names");
+  }
   bool describe = false;
   bool assert_coverage = false;
   std::vector<std::string> roots;
@@ -79,6 +83,9 @@ int main(int argc, char** argv) {
       assert_coverage = true;
     } else if (arg == "--help" || arg == "-h") {
       std::cout << "usage: " << self << " [--describe] [--assert-coverage] PATH...   (replay inputs; directories recursively)\n";
+      if (tpcheck_fuzz_name_inputs) {
+        std::cout << "       " << self << " --name-inputs DIR | --check-names DIR   (inputs selecting by name, named so)\n";
+      }
       return 0;
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << self << ": unknown option '" << arg << "' (this is the replay build; libFuzzer flags need "
@@ -106,12 +113,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (const fs::path& file : files) {
-      std::vector<std::uint8_t> bytes;
-      if (!read_file(file, bytes)) {
+      const auto bytes = tpcheck::fuzz::read_input_file(file);
+      if (!bytes) {
         std::cerr << self << ": cannot read " << file.string() << "\n";
         return 2;
       }
-      LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+      LLVMFuzzerTestOneInput(bytes->data(), bytes->size());
       const std::string trace = tpcheck::fuzz::FuzzInput::take_trace();
       if (describe) std::cout << file.string() << ": " << trace << "\n";
       ++replayed;

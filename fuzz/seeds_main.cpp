@@ -22,12 +22,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "fuzz_input.hpp"
 #include "registry_driver.hpp"
 #include "tpcheck/oracle.hpp"
 
@@ -202,11 +202,6 @@ bool all_files(const fs::path& corpus, Files& files) {
   return true;
 }
 
-std::vector<std::uint8_t> read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 int write(const fs::path& corpus, const Files& files) {
   std::set<fs::path> seed_dirs;
   for (const auto& [path, bytes] : files) {
@@ -239,7 +234,7 @@ int check(const Files& files) {
     if (!fs::is_regular_file(path)) {
       std::cerr << path.string() << ": missing (run tpcheck_fuzz_seeds --write)\n";
       ++problems;
-    } else if (read_bytes(path) != bytes) {
+    } else if (tpcheck::fuzz::read_input_file(path) != bytes) {
       std::cerr << path.string() << ": bytes differ from what the registry gives (run tpcheck_fuzz_seeds --write)\n";
       ++problems;
     }

@@ -45,14 +45,17 @@ corpus_dirs() {
   return 0
 }
 
-# engine_flags NAME: the -max_len flag from fuzz/options, and -dict when fuzz/dicts has one.
+# engine_flags NAME: every option of fuzz/options/fuzz_NAME.options as a
+# libFuzzer flag ("max_len = 256" gives -max_len=256), as ClusterFuzzLite
+# passes them, and -dict when fuzz/dicts has one.
 engine_flags() {
   local name="$1" options="$ROOT/fuzz/options/fuzz_$1.options" dict
   ENGINE_FLAGS=()
   if [[ -f "$options" ]]; then
-    local max_len
-    max_len="$(sed -n 's/^max_len *= *\([0-9]*\)$/\1/p' "$options")"
-    [[ -n "$max_len" ]] && ENGINE_FLAGS+=("-max_len=$max_len")
+    local option
+    while IFS= read -r option; do
+      ENGINE_FLAGS+=("$option")
+    done < <(sed -n 's/^\([a-z_]*\) *= *\([0-9A-Za-z_.]*\) *$/-\1=\2/p' "$options")
   fi
   dict="$ROOT/fuzz/dicts/$name.dict"
   [[ -f "$dict" ]] && ENGINE_FLAGS+=("-dict=$dict")

@@ -25,6 +25,14 @@ for flag in "${ENGINE_FLAGS[@]}"; do [[ "$flag" == -max_len=* ]] && min_flags+=(
   "${min_flags[@]}" "$crash" >"$work/minimize.log" 2>&1 || true
 input="$work/minimized"
 if [[ ! -s "$input" ]] || "$FUZZER" "$input" >/dev/null 2>&1; then input="$crash"; fi
+# A registry target's input selects its entry by name, so that entries added
+# to the registry later do not move it (fuzz/registry_names.cpp).
+if [[ "$target" == invariants || "$target" == differential ]]; then
+  mkdir -p "$work/named" && cp "$input" "$work/named/input"
+  TPCHECK_FUZZ_NAME_INPUTS="$work/named" "$FUZZER" >"$work/name.log" 2>&1 \
+    || { cat "$work/name.log" >&2; die "naming the input failed"; }
+  input="$(find "$work/named" -type f | head -1)"
+fi
 name="${3:-$(sha1sum "$input" | cut -c1-40)}"
 [[ "$name" =~ ^[A-Za-z0-9_.-]+$ && "$name" != *.txt && "$name" != *.md ]] || die "bad NAME '$name'"
 dest="$ROOT/corpus/$target/regression/$name"

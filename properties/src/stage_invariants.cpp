@@ -82,13 +82,22 @@ bool uneven(const Int& code) {
   return std::adjacent_find(counts.begin(), counts.end(), [](const Int& a, const Int& b) { return a != b; }) !=
          counts.end();
 }
-// Some stage of either side overlaps `at_least` stages of the other or more.
-template <class Int>
+// Some stage of either side overlaps `at_least` stages of the other or more
+// (false when the splits are no pair). Stage s overlaps one stage of the
+// other side and one more for each of the other side's boundaries strictly
+// inside (a_s, a_s+1). Both splits are read once: a split of a code past
+// int64 has hundreds of stages.
+template <ModelInt Int>
 bool spans(const Int& prefill_code, const Int& decode_code, std::int64_t at_least) {
-  for (const PpSide side : {PpSide::Prefill, PpSide::Decode}) {
-    const std::int64_t stages = stage_count(side == PpSide::Prefill ? prefill_code : decode_code);
-    for (std::int64_t s = 0; s < stages; ++s) {
-      if (overlapped(side, Int(s), prefill_code, decode_code) >= at_least) return true;
+  const SideLayers<Int> prefill = side_layers(prefill_code), decode = side_layers(decode_code);
+  if (not_a_pair(prefill, decode)) return false;
+  for (const bool from_prefill : {true, false}) {
+    const std::vector<Wide<Int>>& self = from_prefill ? prefill.a : decode.a;
+    const std::vector<Wide<Int>>& other = from_prefill ? decode.a : prefill.a;
+    for (std::size_t s = 0; s + 1 < self.size(); ++s) {
+      const auto inside = std::lower_bound(other.begin(), other.end(), self[s + 1]) -
+                          std::upper_bound(other.begin(), other.end(), self[s]);
+      if (1 + inside >= at_least) return true;
     }
   }
   return false;
@@ -132,8 +141,12 @@ Verdict stage_overlaps_partition_the_stages_layers(const Int& prefill_code, cons
       const Span<Int>& u = range.value();
       const auto said = [&] { return what() + ": " + name + " stage " + render(s) + " overlaps " + render(u); };
       if (u.first < 0 || u.end > Int(other.stages()) || u.first >= u.end) return violated(said() + ", not a range of stages");
+      // The pieces are a list too (a stage may overlap hundreds): walked, the
+      // first starting at a_s, each walked one after its predecessor starting
+      // where that one ended, the last ending at b_s.
       Wide<Int> cursor = self.a[at];
-      for (Int k = u.first; k < u.end; ++k) {
+      Int next = u.first;  // the piece that starts at the cursor
+      const Verdict pieces = walk_range(u.first, u.end, [&](const Int& k) {
         const auto j = static_cast<std::size_t>(k);
         const Outcome<LayerRange<Int>> theirs = stage_layer_range(other_side, k, std::span<const Int>(other.counts));
         if (!theirs.ok() || theirs.value() != LayerRange<Int>{other.a[j], other.a[j + 1]}) {
@@ -141,11 +154,14 @@ Verdict stage_overlaps_partition_the_stages_layers(const Int& prefill_code, cons
         }
         const Wide<Int> first = std::max(self.a[at], other.a[j]), end = std::min(self.a[at + 1], other.a[j + 1]);
         if (first >= end) return violated(said() + ", but its stage " + render(k) + " shares no layer with it");
-        if (first != cursor) {
+        if (k == next && first != cursor) {
           return violated(said() + (first > cursor ? ": a gap" : ": an overlap") + " at layer " + render(cursor));
         }
         cursor = end;
-      }
+        next = k + 1;
+        return holds();
+      });
+      if (!pieces.held()) return pieces;
       if (cursor != self.a[at + 1]) return violated(said() + ": its layers end at " + render(cursor) + ", not " + render(self.a[at + 1]));
       // The neighbours outside the range share no layer.
       if (u.first > 0 && other.a[static_cast<std::size_t>(u.first)] > self.a[at]) {
@@ -246,29 +262,34 @@ Verdict stage_windows_are_dual(const Int& P, const Int& D, bool prefill_adp, boo
   const RequestSide decode_side{"decode", "stage_window", decode.stages(), D, Wide<Int>(g) * Wide<Int>(k.D1), k.D1,
                                 g, &stage_window<Int>};
   // Every rank of `self`'s group lists ranks of the other side's group, each
-  // once, and each lists it back.
+  // once, and each lists it back. The (stage, rank) pairs are walked as one
+  // list, so a budgeted walk visits a few pairs, not a few ranks of each of a
+  // few stages (their count, at most kMaxStages times a group of at most 16
+  // ranks in this entry's domain, fits any Int).
   const auto lists_back = [&](const RequestSide& self, const RequestSide& other) {
-    return walk_range(Int(0), Int(self.stages), [&](const Int& stage) {
-      return walk_range(Int(0), self.per_group, [&](const Int& q) {
-        const Int rank = static_cast<Int>(self.first + Wide<Int>(q));
-        const Outcome<std::vector<Wide<Int>>> listed = self.list(stage, rank, other.group, t);
-        if (!listed.ok()) return failed_on_valid(request_text(self.lists, stage, rank, other.group, t), listed.failure());
-        const auto said = [&] { return request_text(self.lists, stage, rank, other.group, t) + " = " + render(listed.value()); };
-        if (listed.value().empty() || !distinct<Int>(listed.value())) return violated(said() + ": empty, or a rank twice");
-        const Wide<Int> own = Wide<Int>(stage) * Wide<Int>(self.T) + Wide<Int>(rank);
-        for (const Wide<Int>& r : listed.value()) {
-          const Wide<Int> their_stage = r / Wide<Int>(other.T), their_rank = r % Wide<Int>(other.T);
-          if (r < 0 || their_stage >= Wide<Int>(other.stages) || their_rank < other.first ||
-              their_rank >= other.first + Wide<Int>(other.per_group)) {
-            return violated(said() + ": " + other.name + " rank " + render(r) + " is not a rank of " + other.name +
-                            " DP group " + render(other.group));
-          }
-          const Int u = static_cast<Int>(their_stage), p = static_cast<Int>(their_rank);
-          const Outcome<std::vector<Wide<Int>>> back = other.list(u, p, self.group, t);
-          if (!back.ok() || !contains<Int>(back.value(), own)) {
-            return violated(said() + ", but " + request_text(other.lists, u, p, self.group, t) + " = " + render(back) +
-                            " does not list " + self.name + " rank " + render(own));
-          }
+    return walk_range(Int(0), Int(Int(self.stages) * self.per_group), [&](const Int& pair) {
+      const Int stage = Int(pair / self.per_group), q = Int(pair % self.per_group);
+      const Int rank = static_cast<Int>(self.first + Wide<Int>(q));
+      const Outcome<std::vector<Wide<Int>>> listed = self.list(stage, rank, other.group, t);
+      if (!listed.ok()) return failed_on_valid(request_text(self.lists, stage, rank, other.group, t), listed.failure());
+      const auto said = [&] { return request_text(self.lists, stage, rank, other.group, t) + " = " + render(listed.value()); };
+      if (listed.value().empty() || !distinct<Int>(listed.value())) return violated(said() + ": empty, or a rank twice");
+      const Wide<Int> own = Wide<Int>(stage) * Wide<Int>(self.T) + Wide<Int>(rank);
+      // The ranks listed are a list too: walked, each listing `own` back.
+      const std::vector<Wide<Int>>& ranks = listed.value();
+      return walk_range(std::int64_t{0}, static_cast<std::int64_t>(ranks.size()), [&](const std::int64_t& i) {
+        const Wide<Int>& r = ranks[static_cast<std::size_t>(i)];
+        const Wide<Int> their_stage = r / Wide<Int>(other.T), their_rank = r % Wide<Int>(other.T);
+        if (r < 0 || their_stage >= Wide<Int>(other.stages) || their_rank < other.first ||
+            their_rank >= other.first + Wide<Int>(other.per_group)) {
+          return violated(said() + ": " + other.name + " rank " + render(r) + " is not a rank of " + other.name +
+                          " DP group " + render(other.group));
+        }
+        const Int u = static_cast<Int>(their_stage), p = static_cast<Int>(their_rank);
+        const Outcome<std::vector<Wide<Int>>> back = other.list(u, p, self.group, t);
+        if (!back.ok() || !contains<Int>(back.value(), own)) {
+          return violated(said() + ", but " + request_text(other.lists, u, p, self.group, t) + " = " + render(back) +
+                          " does not list " + self.name + " rank " + render(own));
         }
         return holds();
       });
