@@ -157,9 +157,9 @@ inline Choice shape_count(const Block& b) {
 //           sizes and the count it multiplies); edges: 3 a multiple of every
 //           constraint but the one factor chooses, 4 zero, 5 -(1 + small),
 //           6 any magnitude, 7 a negative magnitude
-//   groups  0 one, 1 H, 2 l * gcd(H / l, 1 + factor); edges: 3 H + 1, 4 zero,
-//           5 -(1 + small), 6 any magnitude, 7 a divisor of H above 1 that the
-//           side factor chooses does not divide
+//   groups  0 one, 1 H, 2 l * gcd(H / l, 1 + factor); edges: 3 a divisor of H
+//           above 1 that the side factor chooses does not divide, 4 H + 1,
+//           5 zero, 6 -(1 + small), 7 any magnitude
 //   free    0 1 + small, 1 magnitude; edges: 2 zero, 3 -(1 + small)
 //   unused  1
 struct StateDimChoices {

@@ -391,21 +391,26 @@ BigInt state_groups(const Block& b, const StateDimChoices& c, const BigInt* valu
     case 0: return 1;
     case 1: return H >= 1 ? H : BigInt(1);
     case 2: return H >= 1 && H % l == 0 ? BigInt(l * gcd(BigInt(H / l), BigInt(1 + c.factor))) : BigInt(1);
-    case 3: return H >= 1 && H < top ? BigInt(H + 1) : BigInt(2);
-    case 4: return 0;
-    case 5: return -BigInt(1 + c.small);
-    case 6: return magnitude(c.m, top);
+    case 4: return H >= 1 && H < top ? BigInt(H + 1) : BigInt(2);
+    case 5: return 0;
+    case 6: return -BigInt(1 + c.small);
+    case 7: return magnitude(c.m, top);
     default: {
-      // A divisor of H above 1 the chosen side does not divide: the other side's
-      // multiple, or H without the chosen side's prime factors.
+      // A divisor of H above 1 that the chosen side does not divide (and the
+      // other side does, where one can): the other side; it with the chosen
+      // side over its smallest prime factor; H without the chosen side's primes.
       if (H < 1 || sides.empty()) return 2;
       const std::size_t k = c.factor % sides.size();
       const BigInt& s = sides[k];
+      if (s < 1) return 2;
       const BigInt other = sides.size() == 2 && sides[1 - k] >= 1 ? sides[1 - k] : BigInt(1);
+      BigInt q = 2;
+      while (q < 1024 && q * q <= s && s % q != 0) ++q;
+      const BigInt part = q * q <= s && s % q == 0 ? BigInt(s / q) : BigInt(1);
       BigInt stripped = H;
-      for (BigInt g = gcd(stripped, s); s >= 1 && g > 1; g = gcd(stripped, s)) stripped /= g;
-      for (const BigInt& g : {other, BigInt(other * stripped)}) {
-        if (g > 1 && H % g == 0 && s >= 1 && g % s != 0) return g;
+      for (BigInt g = gcd(stripped, s); g > 1; g = gcd(stripped, s)) stripped /= g;
+      for (const BigInt& g : {other, BigInt(other / gcd(other, part) * part), BigInt(other * stripped)}) {
+        if (g > 1 && H % g == 0 && g % s != 0) return g;
       }
       return H < top ? BigInt(H + 1) : BigInt(2);
     }

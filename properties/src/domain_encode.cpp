@@ -307,7 +307,7 @@ bool encode_state_dim(const Block& b, const BigInt& v, const BigInt* values, con
       }
       if (unit <= top) add(1, 0, 0, magnitude_of(m, top / unit));
     }
-    for (Choice factor = 0; factor < 4; ++factor) add(3, factor, 0, std::nullopt), add(7, factor, 0, std::nullopt);
+    for (Choice factor = 0; factor < 4; ++factor) add(3, factor, 0, std::nullopt);
   }
   const auto value_of = [&](const StateDimChoices& c) { return state_dim_value(b, c, values, limits); };
   return encode_by_candidates<StateDimChoices>(candidates, v, value_of, out, [](const StateDimChoices& c, std::vector<Choice>& o) {
