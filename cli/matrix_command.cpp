@@ -27,7 +27,8 @@ constexpr const char* kMatrixUsage =
 int matrix_command(const std::vector<std::string>& args) {
   auto parsed = parse_matrix_options(views_of(args));
   std::optional<preflight::ModelConfig> model;
-  if (const auto done = start_command("matrix", parsed, kMatrixUsage, model)) return *done;
+  std::optional<ResolvedState> state;
+  if (const auto done = start_command("matrix", parsed, kMatrixUsage, model, state)) return *done;
   MatrixOptions& o = std::get<MatrixOptions>(parsed);
   const bool adp = o.adp.prefill || o.adp.decode;
   std::vector<Connector> connectors =

@@ -154,7 +154,8 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
 int plan_command(const std::vector<std::string>& args) {
   auto parsed = parse_sizing_options(SizingCommand::Plan, views_of(args));
   std::optional<preflight::ModelConfig> model;
-  if (const auto done = start_command("plan", parsed, kPlanUsage, model)) return *done;
+  std::optional<ResolvedState> state;
+  if (const auto done = start_command("plan", parsed, kPlanUsage, model, state)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);
   const BigInt &P = o.prefill_tp, &D = o.decode_tp, &H = o.kv_heads;
   if (o.bytes_per_head && *o.bytes_per_head <= 0) {
