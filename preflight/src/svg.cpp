@@ -52,11 +52,14 @@ void Svg::line(int x1, int y1, int x2, int y2, std::string_view stroke, int stro
           "\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" + num(stroke_width) + "\"/>\n";
 }
 
-void Svg::curve(int x1, int y1, int x2, int y2, std::string_view stroke, int stroke_width, std::string_view opacity) {
+void Svg::curve(int x1, int y1, int x2, int y2, std::string_view stroke, int stroke_width, std::string_view opacity,
+                std::string_view dash) {
   const int mid = (y1 + y2) / 2;
   out_ += "<path d=\"M" + num(x1) + " " + num(y1) + " C" + num(x1) + " " + num(mid) + " " + num(x2) + " " + num(mid) +
           " " + num(x2) + " " + num(y2) + "\" fill=\"none\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" +
-          num(stroke_width) + "\" stroke-opacity=\"" + std::string(opacity) + "\"/>\n";
+          num(stroke_width) + "\" stroke-opacity=\"" + std::string(opacity) + "\"";
+  if (!dash.empty()) out_ += " stroke-dasharray=\"" + std::string(dash) + "\"";
+  out_ += "/>\n";
 }
 
 void Svg::text(int x, int y, std::string_view content, int size, Anchor anchor, bool bold, std::string_view fill) {

@@ -36,6 +36,13 @@ struct AttentionShape {
   bool mla = false;
 };
 
+// What a sizing is judged on: the attention layers and, for a hybrid model,
+// its recurrent state.
+struct ModelShape {
+  AttentionShape attention;
+  std::optional<HybridState> state;
+};
+
 // A side's SSM element size under connector c's engine: given, else SGLang's
 // float32 (4) and vLLM's float32 KDA recurrent state (4), else 2.
 std::int64_t ssm_element_bytes(const StateSide& side, Connector c, StateFamily family);

@@ -39,13 +39,6 @@ struct Suggestion {
   bool operator==(const Suggestion&) const = default;
 };
 
-// What a sizing is judged on: the attention layers and, for a hybrid model,
-// its recurrent state.
-struct ModelShape {
-  AttentionShape attention;
-  std::optional<HybridState> state;
-};
-
 // Fan-in of a sizing the connector accepts, inside one request (under
 // attention DP a request is one DP group a side). O(P + D).
 FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla, AttentionDp adp = {});
