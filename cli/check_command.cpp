@@ -224,6 +224,11 @@ int check_command(const std::vector<std::string>& args) {
     return 2;
   }
   std::optional<Stages> stages;
+  if (o.stages.any() && state) {
+    std::cerr << "tpcheck check: pipeline stages and attention DP are not modelled for a recurrent state "
+                 "(leave them out to check one stage pair)\n";
+    return 2;
+  }
   if (o.stages.any()) {
     auto resolved = resolve_stages(o.stages, o, model);
     if (const auto* error = std::get_if<std::string>(&resolved)) {

@@ -62,6 +62,11 @@ std::variant<std::optional<ResolvedState>, std::string> resolve_state(
     return "--conv-kernel: --model-config gives the conv kernel (" + read->conv_kernel.key + " = " +
            std::to_string(read->conv_kernel.value) + ")";
   }
+  if (read == nullptr) {
+    // Dims that contradict each other (SPEC §16.1's config check; a config's were checked when read).
+    const Outcome<StateShape<std::int64_t>> shape = state_shape<std::int64_t>(1, *f.dims);
+    if (!shape.ok()) return std::string(family_flag(f.dims->family)) + ": " + preflight::failure_line(shape.failure());
+  }
   ResolvedState r;
   r.state.dims = read != nullptr ? read->state_dims() : *f.dims;
   r.state.kernel = read != nullptr ? read->conv_kernel.value : f.kernel.value_or(4);

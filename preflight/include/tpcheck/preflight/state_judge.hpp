@@ -54,7 +54,7 @@ struct StateWrite {
 
 // The first fault of a decode rank: the first segment in family order (then
 // "ssm", then "padding", then "past its slot") with one, and the first kind
-// of it in StateFault's order.
+// of it in StateFault's order, a wrong run counting as its first byte's kind.
 struct StateFinding {
   std::string segment;
   StateFault fault = StateFault::Unwritten;
