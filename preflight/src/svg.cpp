@@ -27,6 +27,13 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+int text_width(std::string_view text, int size, bool bold) {
+  // Characters, not bytes: a UTF-8 continuation byte adds no width.
+  int chars = 0;
+  for (const char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) == 0x80 ? 0 : 1;
+  return chars * size * (bold ? 56 : 52) / 100;
+}
+
 namespace {
 
 std::string num(int v) { return std::to_string(v); }

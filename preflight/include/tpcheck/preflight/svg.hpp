@@ -12,6 +12,10 @@ std::string xml_escape(std::string_view text);
 
 enum class Anchor { Start, Middle, End };
 
+// About how wide `text` is drawn at `size` pixels (DejaVu Sans averages under
+// 0.52 of the size per character, 0.56 bold): enough to keep a line inside the picture.
+int text_width(std::string_view text, int size, bool bold = false);
+
 class Svg {
  public:
   // An image of width x height pixels with a matching viewBox, a white
