@@ -263,7 +263,8 @@ int check_command(const std::vector<std::string>& args) {
   const int status = rejected + misserved + state_not_served == 0 ? 0 : 1;
   if (o.json) {
     std::cout << "{\"prefill_tp\": " << P << ", \"decode_tp\": " << D << ", " << heads_json_fields(o, model) << ", "
-              << stages_json_fields(stages) << ", \"state\": " << (state ? state_json(*state) : std::string("null"))
+              << stages_json_fields(stages) << ", \"state\": "
+              << (state ? state_json(*state, std::max<std::int64_t>({16, P, D})) : std::string("null"))
               << ", \"max_gpus\": " << max_gpus << ", \"checks\": [";
     for (std::size_t i = 0; i < checks.size(); ++i) {
       const Check& c = checks[i];

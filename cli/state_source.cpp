@@ -77,6 +77,7 @@ std::variant<std::optional<ResolvedState>, std::string> resolve_state(
     *target = std::get<StateSide>(side);
   }
   if (read != nullptr) {
+    r.config = *read;
     r.model_line = "recurrent state: " + preflight::describe_state(*read);
     r.layers_line = "layers: " + preflight::describe_layers(*read);
   } else {
@@ -108,16 +109,38 @@ std::string loading_sizes(const preflight::HybridState& s, std::int64_t up_to) {
   return out.empty() ? "none" : out;
 }
 
-std::string state_json(const ResolvedState& r) {
+std::string state_json(const ResolvedState& r, std::int64_t loads_up_to) {
   const StateFamily family = r.state.dims.family;
   std::string dims;
   const auto names = state_dim_config_names(family);
   for (std::size_t i = 0; i < names.size(); ++i) {
     dims += std::string(i ? ", " : "") + json_string(std::string(names[i])) + ": " + std::to_string(r.state.dims.v[i]);
   }
-  return "{\"family\": " + json_string(std::string(state_family_name(family))) + ", \"dims\": {" + dims +
-         "}, \"conv_kernel\": " + std::to_string(r.state.kernel) + ", \"prefill\": " + side_json(r.state.prefill) +
-         ", \"decode\": " + side_json(r.state.decode) + "}";
+  std::string out = "{\"family\": " + json_string(std::string(state_family_name(family))) + ", \"dims\": {" + dims +
+                    "}, \"conv_kernel\": " + std::to_string(r.state.kernel) + ", \"prefill\": " +
+                    side_json(r.state.prefill) + ", \"decode\": " + side_json(r.state.decode) + ", \"layers\": ";
+  if (r.config) {
+    const preflight::RecurrentConfig& c = *r.config;
+    std::string attention;  // the layers with KV: attention only, or beside the state (Falcon-H1)
+    for (std::size_t l = 0; l < c.kinds.size(); ++l) {
+      if (c.kinds[l] != preflight::LayerKind::Attention && c.kinds[l] != preflight::LayerKind::Both) continue;
+      attention += (attention.empty() ? "" : ", ") + std::to_string(l);
+    }
+    out += "{\"count\": " + std::to_string(c.layers.value) + ", \"key\": " + json_string(c.layers.key) +
+           ", \"rule\": " + json_string(c.rule) + ", \"recurrent\": " + std::to_string(c.recurrent_layers()) +
+           ", \"attention\": " + std::to_string(c.attention_layers()) + ", \"attention_layers\": [" + attention +
+           "]}";
+  } else {
+    out += "null";
+  }
+  if (loads_up_to > 0) {
+    std::string sizes;
+    for (std::int64_t T = 1; T <= loads_up_to; ++T) {
+      if (state_shape<std::int64_t>(T, r.state.dims).ok()) sizes += (sizes.empty() ? "" : ", ") + std::to_string(T);
+    }
+    out += ", \"loads_at\": [" + sizes + "]";
+  }
+  return out + "}";
 }
 
 }  // namespace tpcheck::cli

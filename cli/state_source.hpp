@@ -17,6 +17,7 @@ namespace tpcheck::cli {
 
 struct ResolvedState {
   preflight::HybridState state;
+  std::optional<preflight::RecurrentConfig> config;  // what --model-config gave, if it did
   std::string model_line;                 // "recurrent state: mamba2 from ...: num_heads 128 (...), ..."
   std::optional<std::string> layers_line;  // "layers: 52 layers (num_hidden_layers) by ...", from a config
   std::string sides_line;                  // "state sides: both: window 3 (K-1), ..."
@@ -35,7 +36,9 @@ preflight::AttentionShape attention_shape(const HeadSource& heads);
 // §16.1's state_shape succeeds).
 std::string loading_sizes(const preflight::HybridState& s, std::int64_t up_to);
 
-// The --json object of the state: family, dims, kernel, each side.
-std::string state_json(const ResolvedState& r);
+// The --json object of the state: family, dims, kernel, each side, the
+// layers a config gave (their rule, counts, attention layers), and with
+// `loads_up_to` > 0 the TP sizes up to it at which the state loads.
+std::string state_json(const ResolvedState& r, std::int64_t loads_up_to = 0);
 
 }  // namespace tpcheck::cli

@@ -3,7 +3,7 @@
 #   cmake -DTPCHECK=<binary> -DSOURCE_DIR=<root> -DUPDATE=ON -P this       writes every NAME.txt anew
 #   cmake -DTPCHECK=<binary> -DSOURCE_DIR=<root> -DWORK_DIR=<dir> -DGROUP=bad_inputs -P this
 # An example's file holds its standard output, then "[exit N]"; its standard
-# error must be empty. The bad inputs: every malformed recurrent config and
+# error must be empty; an example named *_json prints one JSON object. The bad inputs: every malformed recurrent config and
 # state flag is one line on standard error, exit 2, and nothing written.
 cmake_minimum_required(VERSION 3.22)
 foreach(required TPCHECK SOURCE_DIR)
@@ -124,6 +124,14 @@ foreach(line ${lines})
     run_example(${example} "${args}" printed)
     if(NOT EXISTS "${dir}/${example}.txt")
       message(FATAL_ERROR "no ${dir}/${example}.txt: write it with -DUPDATE=ON (see examples.txt)")
+    endif()
+    if(example MATCHES "_json$")
+      # The --json output is one JSON object: CMake's parser reads it.
+      string(REGEX REPLACE "\\[exit [0-9]+\\]\n$" "" object "${printed}")
+      string(JSON members ERROR_VARIABLE json_error LENGTH "${object}")
+      if(json_error)
+        message(FATAL_ERROR "tpcheck ${args}: not JSON: ${json_error}")
+      endif()
     endif()
     file(READ "${dir}/${example}.txt" expected)
     if(NOT printed STREQUAL expected)
