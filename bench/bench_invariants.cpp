@@ -38,7 +38,7 @@ void register_all() {
   const std::vector<const Entry*> all = tpcheck::sweep::swept_entries();
   benchmark::RegisterBenchmark("Sweep/24", [all](benchmark::State& s) { sweep(s, all, 24, 24); })
       ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
-  for (int f = 0; f <= static_cast<int>(tpcheck::inv::Family::PortsAndHosts); ++f) {
+  for (int f = 0; f <= static_cast<int>(tpcheck::inv::kLastFamily); ++f) {
     const auto family = static_cast<tpcheck::inv::Family>(f);
     std::vector<const Entry*> members;
     for (const Entry* e : all) {
