@@ -308,10 +308,7 @@ Outcome<Window<Int>> state_served(const Int& p, const Int& P, const Int& D, cons
   if (!span.ok()) return span.failure();
   const Int n = span.value().end - span.value().first;
   if (n > kMaxStateListed) return msg::too_long_to_list("state served by prefill_tp_rank ", p, n, kMaxStateListed);
-  Window<Int> ranks;
-  ranks.reserve(static_cast<std::size_t>(n));
-  for (Int q = span.value().first; q < span.value().end; ++q) ranks.push_back(q);
-  return ranks;
+  return window(p, P, D);  // the same checks passed, and a list it does not refuse
 }
 
 template <ModelInt Int>

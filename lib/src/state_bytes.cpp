@@ -34,6 +34,23 @@ std::optional<T> checked_sum(const T& a, const T& b) {
   }
 }
 
+// a / b and a % b; for unsigned __int128 in 64 bits when both fit (the usual
+// case: a division of 128 bits is a library call, and a judge decodes every byte).
+template <class T>
+T quotient(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, unsigned __int128>) {
+    if ((a >> 64) == 0 && (b >> 64) == 0) return T(static_cast<std::uint64_t>(a) / static_cast<std::uint64_t>(b));
+  }
+  return a / b;
+}
+template <class T>
+T remainder(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, unsigned __int128>) {
+    if ((a >> 64) == 0 && (b >> 64) == 0) return T(static_cast<std::uint64_t>(a) % static_cast<std::uint64_t>(b));
+  }
+  return a % b;
+}
+
 // The segment of a checked side holding local conv channel c (c < C_loc).
 template <ModelInt Int>
 std::size_t segment_of_channel(const RankState<Int>& s, const U<Int>& c) {
@@ -96,44 +113,44 @@ StateByte<Int> decode_conv_byte(const SideBytes<Int>& side, const Int& r, const 
   const RankState<Int>& s = side.state;
   const U<Int> e = U<Int>(side.e_conv);
   const U<Int> L = U<Int>(side.rows);
-  const U<Int> element = q / e;
+  const U<Int> element = quotient(q, e);
   std::size_t segment = 0;
   U<Int> j = 0, t = 0;
   switch (side.order) {
     case ConvOrder::DimFirst: {
-      const U<Int> c = element / L;
+      const U<Int> c = quotient(element, L);
       segment = segment_of_channel(s, c);
       j = c - s.conv[segment].loc;
-      t = element % L;
+      t = remainder(element, L);
       break;
     }
     case ConvOrder::StateFirst: {
-      const U<Int> c = element % s.c_loc;
+      const U<Int> c = remainder(element, s.c_loc);
       segment = segment_of_channel(s, c);
       j = c - s.conv[segment].loc;
-      t = element / s.c_loc;
+      t = quotient(element, s.c_loc);
       break;
     }
     case ConvOrder::SegmentsStateFirst: {
       // Segment s's tensor starts at element loc(s) * L.
-      segment = segment_of_channel(s, U<Int>(element / L));
+      segment = segment_of_channel(s, quotient(element, L));
       const U<Int> within = element - s.conv[segment].loc * L;
-      j = within % s.conv[segment].width;
-      t = within / s.conv[segment].width;
+      j = remainder(within, s.conv[segment].width);
+      t = quotient(within, s.conv[segment].width);
       break;
     }
   }
   return {StatePart::Conv, static_cast<std::uint8_t>(segment), U<Int>(s.start(r, segment) + j), t,
-          static_cast<Int>(q % e)};
+          static_cast<Int>(remainder(q, e))};
 }
 
 template <ModelInt Int>
 StateByte<Int> decode_ssm_byte(const SideBytes<Int>& side, const Int& r, const units_t<Int>& q) {
   const RankState<Int>& s = side.state;
-  const U<Int> element = q / U<Int>(side.e_ssm);
-  const U<Int> local_head = element / s.head_elements;
+  const U<Int> element = quotient(q, U<Int>(side.e_ssm));
+  const U<Int> local_head = quotient(element, s.head_elements);
   return {StatePart::Ssm, static_cast<std::uint8_t>(s.segment_count), U<Int>(U<Int>(s.first_head(r)) + local_head),
-          U<Int>(element % s.head_elements), static_cast<Int>(q % U<Int>(side.e_ssm))};
+          remainder(element, s.head_elements), static_cast<Int>(remainder(q, U<Int>(side.e_ssm)))};
 }
 
 template <ModelInt Int>

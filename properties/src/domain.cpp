@@ -612,14 +612,16 @@ std::string option_text(const Block& b) {
     case BlockKind::Stage:
     case BlockKind::DpGroup: return static_cast<Ranks>(b.option) == Ranks::WithInvalid ? ", with invalid" : "";
     case BlockKind::StateDim: {
-      std::string out = b.state_family >= 0
-                            ? std::string(": ") + std::string(state_family_name(static_cast<StateFamily>(b.state_family)))
-                            : std::string(": of the family ") + b.family_name;
-      out += " dim " + std::to_string(b.dim);
-      const bool free = b.state_family >= 0 && dom::dim_rule(static_cast<StateFamily>(b.state_family), b.dim) == DimRule::Free;
+      // "mamba2 DIMS[0], sharded by P and D"; over every family: "DIMS[0] of family's family, sizes P and D".
+      const bool fixed = b.state_family >= 0;
+      std::string out = ": " + (fixed ? std::string(state_family_name(static_cast<StateFamily>(b.state_family))) + " " : "") +
+                        "DIMS[" + std::to_string(b.dim) + "]" + (fixed ? "" : std::string(" of ") + b.family_name + "'s family");
+      const bool free = fixed && dim_rule(static_cast<StateFamily>(b.state_family), b.dim) == DimRule::Free;
+      std::string sides;
       for (const char* side : b.side_names) {
-        if (side && !free) out += std::string(", sharded by ") + side;
+        if (side) sides += (sides.empty() ? "" : " and ") + std::string(side);
       }
+      if (!free && !sides.empty()) out += (fixed ? ", sharded by " : ", sizes ") + sides;
       return out + (static_cast<Dims>(b.option) == Dims::Edges ? ", and the edges of its checks" : "");
     }
     case BlockKind::Length: return static_cast<Sizes>(b.option) == Sizes::Positive ? "" : ": with non-positive";
