@@ -12,10 +12,12 @@ std::variant<std::optional<preflight::ModelConfig>, std::string> resolve_heads(H
   const preflight::ModelConfig& config = std::get<preflight::ModelConfig>(read);
   heads.kv_heads = BigInt(config.kv_heads);
   heads.mla = config.mla;
+  heads.attention = config.attention;
   return std::optional<preflight::ModelConfig>(config);
 }
 
 std::string heads_text(const HeadSource& heads) {
+  if (!heads.attention) return "no attention";
   if (heads.mla) return "MLA";
   return render(heads.kv_heads) + (heads.kv_heads == 1 ? " KV head" : " KV heads");
 }
@@ -25,15 +27,14 @@ std::string model_config_line(const HeadSource& heads, const preflight::ModelCon
 }
 
 std::string heads_json_fields(const HeadSource& heads, const std::optional<preflight::ModelConfig>& config) {
-  std::string out = "\"kv_heads\": " + (heads.mla ? std::string("null") : render(heads.kv_heads)) +
-                    ", \"mla\": " + (heads.mla ? "true" : "false") + ", \"model_config\": ";
+  std::string out = "\"kv_heads\": " + (heads.mla || !heads.attention ? std::string("null") : render(heads.kv_heads)) +
+                    ", \"mla\": " + (heads.mla ? "true" : "false") +
+                    ", \"attention\": " + (heads.attention ? "true" : "false") + ", \"model_config\": ";
   if (!config) return out + "null";
   return out + "{\"path\": " + json_string(heads.model_config.value_or("")) + ", \"key\": " + json_string(config->key) +
          ", \"value\": " + json_string(config->value) + "}";
 }
 
-std::string failure_text(const Failure& failure) {
-  return failure.message.empty() ? std::string(kind_name(failure.kind)) : render(failure);
-}
+std::string failure_text(const Failure& failure) { return preflight::failure_line(failure); }
 
 }  // namespace tpcheck::cli

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "options.hpp"
+#include "state_source.hpp"
 #include "tpcheck/outcome.hpp"
 #include "tpcheck/preflight/model_config.hpp"
 
@@ -17,12 +18,13 @@ namespace tpcheck::cli {
 std::variant<std::optional<preflight::ModelConfig>, std::string> resolve_heads(HeadSource& heads);
 
 // How check, plan and matrix start: a usage error (one line, exit 2) or --help
-// (the usage, exit 0) ends the command, otherwise --model-config is read (its
-// error ends it with 2 too). The exit status when it ends, else nothing; the
-// config read goes to `model`.
+// (the usage, exit 0) ends the command, otherwise --model-config is read and
+// the recurrent state resolved (their errors end it with 2 too). The exit
+// status when it ends, else nothing; the config read goes to `model`, the
+// state to `state`.
 template <class Options>
 std::optional<int> start_command(const char* command, std::variant<Options, OptionError>& parsed, const char* usage,
-                                 std::optional<preflight::ModelConfig>& model) {
+                                 std::optional<preflight::ModelConfig>& model, std::optional<ResolvedState>& state) {
   if (const auto* error = std::get_if<OptionError>(&parsed)) {
     std::cerr << "tpcheck " << command << ": " << *error << "\n";
     return 2;
@@ -38,10 +40,16 @@ std::optional<int> start_command(const char* command, std::variant<Options, Opti
     return 2;
   }
   model = std::get<0>(config);
+  auto resolved = resolve_state(o, model);
+  if (const auto* error = std::get_if<std::string>(&resolved)) {
+    std::cerr << "tpcheck " << command << ": " << *error << "\n";
+    return 2;
+  }
+  state = std::get<0>(std::move(resolved));
   return std::nullopt;
 }
 
-// "8 KV heads", "1 KV head", "MLA".
+// "8 KV heads", "1 KV head", "MLA", "no attention".
 std::string heads_text(const HeadSource& heads);
 
 // "model config: FILE: 8 KV heads from num_key_value_heads" (text output).

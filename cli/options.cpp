@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <unordered_map>
 #include <utility>
@@ -37,6 +39,10 @@ enum class Flag {
   PrefillTp, DecodeTp, MaxGpus,                              // sizing, bounded
   DpSize, BasePort, PrefillHosts, DecodeHosts, DecodeRank, BytesPerHead,  // sizing, for the model
   PrefillPpLayers, DecodePpLayers, PrefillPp, DecodePp, PrefillAdp, DecodeAdp,  // stages (check, plan, matrix's ADP)
+  Mamba2, Gdn, Kda, Mamba1, ConvKernel, StateBytes,  // the recurrent state (check, plan, matrix; --state-bytes: plan)
+  ConvWindow, NumSpec, ConvStateBytes, SsmStateBytes, ConvLayout,  // a side's state, both sides ...
+  PrefillConvWindow, PrefillNumSpec, PrefillConvStateBytes, PrefillSsmStateBytes, PrefillConvLayout,  // ... prefill
+  DecodeConvWindow, DecodeNumSpec, DecodeConvStateBytes, DecodeSsmStateBytes, DecodeConvLayout,       // ... decode
 };
 
 Flag flag_named(std::string_view arg) {
@@ -55,6 +61,18 @@ Flag flag_named(std::string_view arg) {
       {"--prefill-pp-layers", Flag::PrefillPpLayers}, {"--decode-pp-layers", Flag::DecodePpLayers},
       {"--prefill-pp", Flag::PrefillPp},       {"--decode-pp", Flag::DecodePp},
       {"--prefill-adp", Flag::PrefillAdp},     {"--decode-adp", Flag::DecodeAdp},
+      {"--mamba2", Flag::Mamba2},              {"--gdn", Flag::Gdn},
+      {"--kda", Flag::Kda},                    {"--mamba1", Flag::Mamba1},
+      {"--conv-kernel", Flag::ConvKernel},     {"--state-bytes", Flag::StateBytes},
+      {"--conv-window", Flag::ConvWindow},     {"--num-spec", Flag::NumSpec},
+      {"--conv-state-bytes", Flag::ConvStateBytes}, {"--ssm-state-bytes", Flag::SsmStateBytes},
+      {"--conv-layout", Flag::ConvLayout},
+      {"--prefill-conv-window", Flag::PrefillConvWindow}, {"--prefill-num-spec", Flag::PrefillNumSpec},
+      {"--prefill-conv-state-bytes", Flag::PrefillConvStateBytes},
+      {"--prefill-ssm-state-bytes", Flag::PrefillSsmStateBytes}, {"--prefill-conv-layout", Flag::PrefillConvLayout},
+      {"--decode-conv-window", Flag::DecodeConvWindow}, {"--decode-num-spec", Flag::DecodeNumSpec},
+      {"--decode-conv-state-bytes", Flag::DecodeConvStateBytes},
+      {"--decode-ssm-state-bytes", Flag::DecodeSsmStateBytes}, {"--decode-conv-layout", Flag::DecodeConvLayout},
   };
   const auto found = kFlags.find(arg);
   return found == kFlags.end() ? Flag::Other : found->second;
@@ -62,8 +80,11 @@ Flag flag_named(std::string_view arg) {
 
 }  // namespace
 
-std::variant<std::vector<std::int64_t>, OptionError> parse_layer_list(std::string_view flag, std::string_view text) {
-  std::vector<std::int64_t> counts;
+namespace {
+
+// "a,b,...": whole numbers in [lo, hi], or nothing when an item is not one.
+std::optional<std::vector<std::int64_t>> number_list(std::string_view text, std::int64_t lo, std::int64_t hi) {
+  std::vector<std::int64_t> numbers;
   std::size_t from = 0;
   while (true) {
     const std::size_t comma = text.find(',', from);
@@ -71,14 +92,22 @@ std::variant<std::vector<std::int64_t>, OptionError> parse_layer_list(std::strin
     std::int64_t value = 0;
     const char* end = item.data() + item.size();
     const auto [stop, error] = std::from_chars(item.data(), end, value);
-    if (item.empty() || error != std::errc() || stop != end || value < 0 || value > kMaxStageLayers) {
-      return OptionError(flag, " takes layer counts separated by commas, each a whole number from 0 to ",
-                         kMaxStageLayers, ", got '", text, "'");
-    }
-    counts.push_back(value);
-    if (comma == std::string_view::npos) return counts;
+    if (item.empty() || error != std::errc() || stop != end || value < lo || value > hi) return std::nullopt;
+    numbers.push_back(value);
+    if (comma == std::string_view::npos) return numbers;
     from = comma + 1;
   }
+}
+
+}  // namespace
+
+std::variant<std::vector<std::int64_t>, OptionError> parse_layer_list(std::string_view flag, std::string_view text) {
+  auto counts = number_list(text, 0, kMaxStageLayers);
+  if (!counts) {
+    return OptionError(flag, " takes layer counts separated by commas, each a whole number from 0 to ",
+                       kMaxStageLayers, ", got '", text, "'");
+  }
+  return std::move(*counts);
 }
 
 std::variant<VerifyOptions, OptionError> parse_verify_options(Args args) {
@@ -214,13 +243,114 @@ std::variant<Taken, OptionError> take_stage_flag(Args args, std::size_t& i, Flag
   return Taken::Yes;
 }
 
-// Where the heads come from: exactly one of the three flags.
+// The family flags' dims, in SPEC §16.0's order.
+struct FamilyFlag {
+  Flag flag;
+  StateFamily family;
+  const char* dims;  // as the usage names them
+};
+constexpr std::array<FamilyFlag, 4> kFamilyFlags = {{
+    {Flag::Mamba2, StateFamily::Mamba2, "H,PH,G,N"},
+    {Flag::Gdn, StateFamily::Gdn, "HK,DK,HV,DV"},
+    {Flag::Kda, StateFamily::Kda, "H,DH"},
+    {Flag::Mamba1, StateFamily::Mamba1, "I,N"},
+}};
+
+// A side's flag: which side and which value.
+struct SideFlag {
+  Flag flag;
+  int side;  // 0 both, 1 prefill, 2 decode
+  int what;  // 0 window, 1 num_spec, 2 conv bytes, 3 ssm bytes, 4 layout
+};
+constexpr std::array<SideFlag, 15> kSideFlags = {{
+    {Flag::ConvWindow, 0, 0}, {Flag::NumSpec, 0, 1}, {Flag::ConvStateBytes, 0, 2}, {Flag::SsmStateBytes, 0, 3},
+    {Flag::ConvLayout, 0, 4}, {Flag::PrefillConvWindow, 1, 0}, {Flag::PrefillNumSpec, 1, 1},
+    {Flag::PrefillConvStateBytes, 1, 2}, {Flag::PrefillSsmStateBytes, 1, 3}, {Flag::PrefillConvLayout, 1, 4},
+    {Flag::DecodeConvWindow, 2, 0}, {Flag::DecodeNumSpec, 2, 1}, {Flag::DecodeConvStateBytes, 2, 2},
+    {Flag::DecodeSsmStateBytes, 2, 3}, {Flag::DecodeConvLayout, 2, 4},
+}};
+
+// The largest element size the state flags take (bytes of one element).
+constexpr std::int64_t kMaxElementBytes = 64;
+
+}  // namespace
+
+const char* family_flag(StateFamily family) {
+  switch (family) {
+    case StateFamily::Mamba2: return "--mamba2";
+    case StateFamily::Gdn: return "--gdn";
+    case StateFamily::Kda: return "--kda";
+    case StateFamily::Mamba1: return "--mamba1";
+  }
+  return "";
+}
+
+namespace {
+
+// Takes args[i] (and its value, advancing i) when it is a state flag (StateFlags).
+std::variant<Taken, OptionError> take_state_flag(Args args, std::size_t& i, Flag name, StateFlags& f) {
+  const std::string_view flag = args[i];
+  const auto family = std::find_if(kFamilyFlags.begin(), kFamilyFlags.end(), [&](const FamilyFlag& x) { return x.flag == name; });
+  const auto side = std::find_if(kSideFlags.begin(), kSideFlags.end(), [&](const SideFlag& x) { return x.flag == name; });
+  if (family == kFamilyFlags.end() && side == kSideFlags.end() && name != Flag::ConvKernel) return Taken::No;
+  if (i + 1 == args.size()) return needs_a_value(flag);
+  const std::string_view value = args[++i];
+  if (family != kFamilyFlags.end()) {
+    if (f.dims) {
+      return f.dims->family == family->family ? given_twice(flag)
+                                              : OptionError("give one of --mamba2, --gdn, --kda and --mamba1");
+    }
+    const std::size_t count = state_dim_count(family->family);
+    const auto dims = number_list(value, 1, kMaxStateFlag);
+    if (!dims || dims->size() != count) {
+      return OptionError(flag, " takes ", family->dims, ", each a whole number from 1 to ", kMaxStateFlag,
+                         ", got '", value, "'");
+    }
+    StateDims<std::int64_t> d;
+    d.family = family->family;
+    std::copy(dims->begin(), dims->end(), d.v.begin());
+    f.dims = d;
+    return Taken::Yes;
+  }
+  if (name == Flag::ConvKernel) {
+    if (f.kernel) return given_twice(flag);
+    // K - 1 rows of conv window: a kernel of 1 keeps none.
+    auto k = parse_bounded(flag, value, 2, kMaxStateFlag);
+    if (auto* error = std::get_if<OptionError>(&k)) return std::move(*error);
+    f.kernel = std::get<std::int64_t>(k);
+    return Taken::Yes;
+  }
+  StateSideFlags& s = side->side == 0 ? f.both : side->side == 1 ? f.prefill : f.decode;
+  if (side->what == 4) {
+    if (s.layout) return given_twice(flag);
+    if (value != "ds" && value != "sd") return OptionError(flag, " takes ds or sd, got '", value, "'");
+    s.layout = value == "ds" ? ConvOrder::DimFirst : ConvOrder::StateFirst;
+    return Taken::Yes;
+  }
+  std::optional<std::int64_t>& target = side->what == 0 ? s.window : side->what == 1 ? s.num_spec
+                                        : side->what == 2 ? s.conv_bytes : s.ssm_bytes;
+  if (target) return given_twice(flag);
+  const std::int64_t lo = side->what == 1 ? 0 : 1, hi = side->what >= 2 ? kMaxElementBytes : kMaxStateFlag;
+  auto v = parse_bounded(flag, value, lo, hi);
+  if (auto* error = std::get_if<OptionError>(&v)) return std::move(*error);
+  target = std::get<std::int64_t>(v);
+  return Taken::Yes;
+}
+
+// Where the heads come from: exactly one of the three flags, or none for a
+// recurrent model given by its family flag (a model without attention).
 std::optional<OptionError> finish_head_source(const SharedFlags& f, HeadSource& out) {
   const int given = (f.kv_heads ? 1 : 0) + (f.mla ? 1 : 0) + (f.model_config ? 1 : 0);
-  if (given != 1) return OptionError("give exactly one of --kv-heads H, --mla and --model-config FILE");
+  if (given > 1 || (given == 0 && !out.state.dims)) {
+    return OptionError("give exactly one of --kv-heads H, --mla and --model-config FILE");
+  }
+  if (out.state.dims && f.model_config) {
+    return OptionError(family_flag(out.state.dims->family), " describes a model without --model-config: give one or the other");
+  }
   out.kv_heads = BigInt(f.kv_heads.value_or(1));
   out.mla = f.mla;
   out.model_config = f.model_config;
+  out.attention = given == 1;
   return std::nullopt;
 }
 
@@ -245,7 +375,20 @@ std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand comm
     auto staged = take_stage_flag(args, i, name, o.stages);
     if (auto* error = std::get_if<OptionError>(&staged)) return std::move(*error);
     if (std::get<Taken>(staged) == Taken::Yes) continue;
+    auto state = take_state_flag(args, i, name, o.state);
+    if (auto* error = std::get_if<OptionError>(&state)) return std::move(*error);
+    if (std::get<Taken>(state) == Taken::Yes) continue;
     const std::string_view flag = args[i];
+    if (name == Flag::StateBytes && !check) {
+      if (i + 1 == args.size()) return needs_a_value(flag);
+      if (o.state_bytes) return given_twice(flag);
+      const std::string_view layout = args[++i];
+      if (layout != "ds" && layout != "sd" && layout != "sglang") {
+        return OptionError(flag, " takes ds, sd or sglang, got '", layout, "'");
+      }
+      o.state_bytes = std::string(layout);
+      continue;
+    }
     std::optional<Bounded> b;
     std::optional<BigInt>* v = nullptr;
     switch (name) {
@@ -302,6 +445,9 @@ std::variant<MatrixOptions, OptionError> parse_matrix_options(Args args) {
     auto taken = take_shared_flag(args, i, name, true, true, shared);
     if (auto* error = std::get_if<OptionError>(&taken)) return std::move(*error);
     if (std::get<Taken>(taken) == Taken::Yes) continue;
+    auto state = take_state_flag(args, i, name, o.state);
+    if (auto* error = std::get_if<OptionError>(&state)) return std::move(*error);
+    if (std::get<Taken>(state) == Taken::Yes) continue;
     const std::string_view flag = args[i];
     if (name == Flag::PrefillAdp || name == Flag::DecodeAdp) {
       (name == Flag::PrefillAdp ? o.adp.prefill : o.adp.decode) = true;

@@ -19,6 +19,7 @@
 #include "tpcheck/concat.hpp"
 #include "tpcheck/deployment.hpp"
 #include "tpcheck/pyint.hpp"
+#include "tpcheck/state_bytes.hpp"
 
 namespace tpcheck::cli {
 
@@ -47,12 +48,39 @@ std::variant<VerifyOptions, OptionError> parse_verify_options(Args args);
 // deployment, small enough that suggestions and pictures stay finite.
 inline constexpr std::int64_t kMaxOperatorSize = std::int64_t{1} << 20;
 
+// A hybrid model's recurrent state given without --model-config, and each
+// side's deployment of it (SPEC §16.5): the family and its dims, the conv
+// kernel; per side the conv window (or the speculative tokens that lengthen
+// it), the element sizes and vLLM's conv layout. A side's flag
+// (--prefill-conv-window) wins over the shared one (--conv-window).
+struct StateSideFlags {
+  std::optional<std::int64_t> window, num_spec, conv_bytes, ssm_bytes;
+  std::optional<ConvOrder> layout;
+  bool any() const { return window || num_spec || conv_bytes || ssm_bytes || layout; }
+};
+
+struct StateFlags {
+  std::optional<StateDims<std::int64_t>> dims;  // --mamba2 H,PH,G,N | --gdn HK,DK,HV,DV | --kda H,DH | --mamba1 I,N
+  std::optional<std::int64_t> kernel;           // --conv-kernel K
+  StateSideFlags both, prefill, decode;         // --conv-window, --prefill-conv-window, --decode-conv-window, ...
+  bool any_side() const { return both.any() || prefill.any() || decode.any(); }
+};
+
+// The largest dim or window the state flags take.
+inline constexpr std::int64_t kMaxStateFlag = std::int64_t{1} << 20;
+
+// "--mamba2", "--gdn", "--kda", "--mamba1": the flag that gives a family's dims.
+const char* family_flag(StateFamily family);
+
 // Where the KV head count comes from: exactly one of --kv-heads H, --mla and
-// --model-config FILE (read by the command, model_config.hpp).
+// --model-config FILE (read by the command, model_config.hpp); or none, for
+// a recurrent model given by its family flag that has no attention layers.
 struct HeadSource {
   BigInt kv_heads = 1;
   bool mla = false;
   std::optional<std::string> model_config;
+  bool attention = true;  // false: no attention layers, no KV
+  StateFlags state;
 };
 
 // The largest layer count of one PP stage the operator commands and eval take.
@@ -83,6 +111,7 @@ struct SizingOptions : HeadSource {
   std::optional<BigInt> decode_rank;     // plan: one decode rank only
   std::optional<BigInt> bytes_per_head;  // plan: byte offsets too
   std::optional<std::string> svg;        // plan: the picture's file
+  std::optional<std::string> state_bytes;  // plan: the state's byte runs under "ds", "sd" or "sglang"
   bool json = false;
   bool help = false;
 };
@@ -96,6 +125,11 @@ enum class SizingCommand { Check, Plan };
 //        [--decode-rank d] [--bytes-per-head B] [--svg FILE] [STAGES] [--json]
 // STAGES: [--prefill-pp-layers a,b,... | --prefill-pp S] [--decode-pp-layers a,b,... | --decode-pp S]
 //         [--prefill-adp] [--decode-adp]; --*-pp S needs --model-config (its num_hidden_layers).
+// STATE (check, plan, matrix): [--mamba2 H,PH,G,N | --gdn HK,DK,HV,DV | --kda H,DH | --mamba1 I,N]
+//         [--conv-kernel K] [--[prefill-|decode-]conv-window L] [--[prefill-|decode-]num-spec S]
+//         [--[prefill-|decode-]conv-state-bytes B] [--[prefill-|decode-]ssm-state-bytes B]
+//         [--[prefill-|decode-]conv-layout ds|sd]; plan: [--state-bytes ds|sd|sglang].
+// A family flag without a head source describes a model without attention.
 std::variant<SizingOptions, OptionError> parse_sizing_options(SizingCommand command, Args args);
 
 // The largest --max-tp of `tpcheck matrix` (a grid of max_tp^2 cells per connector).

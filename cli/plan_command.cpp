@@ -8,6 +8,7 @@
 #include "head_source.hpp"
 #include "options.hpp"
 #include "stage_source.hpp"
+#include "state_plan_text.hpp"
 #include "tpcheck/preflight/output_file.hpp"
 #include "tpcheck/preflight/pictures.hpp"
 #include "tpcheck/json.hpp"
@@ -18,16 +19,24 @@ namespace {
 
 constexpr const char* kPlanUsage =
     "usage: tpcheck plan --prefill-tp P --decode-tp D (--kv-heads H | --mla | --model-config FILE)\n"
-    "                    [--decode-rank d] [--bytes-per-head B] [--svg FILE] [STAGES] [--json]\n"
+    "                    [--decode-rank d] [--bytes-per-head B] [--svg FILE] [STAGES] [STATE]\n"
+    "                    [--state-bytes ds|sd|sglang] [--json]\n"
     "  STAGES: [--prefill-pp-layers a,b,... | --prefill-pp S] [--decode-pp-layers a,b,... | --decode-pp S]\n"
     "          [--prefill-adp] [--decode-adp]\n"
+    "  STATE:  [--mamba2 H,PH,G,N | --gdn HK,DK,HV,DV | --kda H,DH | --mamba1 I,N] [--conv-kernel K]\n"
+    "          [--conv-window L | --num-spec S] [--conv-state-bytes B] [--ssm-state-bytes B]\n"
+    "          [--conv-layout ds|sd]   (each of the last five also as --prefill-... and --decode-...)\n"
     "  Prints each decode rank's copies (heads, source prefill rank, offsets in both pages, in\n"
     "  heads or with --bytes-per-head in bytes) and each prefill rank's readers. --svg draws the\n"
     "  whole plan (a summary past 16 ranks a side). With STAGES (a TensorRT-LLM deployment: the\n"
     "  layers of each pipeline stage, attention DP), each decode rank of each stage, the layers of\n"
     "  each copy and the prefill ranks as global ranks (stage * TP + TP rank), and for each prefill\n"
     "  rank the decode ranks it serves; --decode-rank d picks TP rank d in every stage.\n"
-    "  --model-config reads the KV heads, MLA and num_hidden_layers from a Hugging Face config.json.\n"
+    "  --model-config reads the KV heads, MLA and num_hidden_layers from a Hugging Face config.json, and\n"
+    "  a hybrid model's recurrent state. For a recurrent state, each decode rank's state copies beside\n"
+    "  its heads (segment, logical range, source rank, units on both sides; --state-bytes adds the byte\n"
+    "  runs in vLLM's DS or SD page or SGLang's slots) and the decode ranks each prefill rank serves;\n"
+    "  --svg draws the segments under each page.\n"
     "  Exit 0 with a plan, 1 when the model rejects the sizing, 2 on a usage error.\n";
 
 constexpr std::int64_t kMaxRanksPrinted = 1024;
@@ -154,11 +163,22 @@ int stage_plan_command(const SizingOptions& o, const std::optional<preflight::Mo
 int plan_command(const std::vector<std::string>& args) {
   auto parsed = parse_sizing_options(SizingCommand::Plan, views_of(args));
   std::optional<preflight::ModelConfig> model;
-  if (const auto done = start_command("plan", parsed, kPlanUsage, model)) return *done;
+  std::optional<ResolvedState> state;
+  if (const auto done = start_command("plan", parsed, kPlanUsage, model, state)) return *done;
   SizingOptions& o = std::get<SizingOptions>(parsed);
   const BigInt &P = o.prefill_tp, &D = o.decode_tp, &H = o.kv_heads;
   if (o.bytes_per_head && *o.bytes_per_head <= 0) {
     std::cerr << "tpcheck plan: --bytes-per-head must be positive\n";
+    return 2;
+  }
+  if (o.state_bytes && !state) {
+    std::cerr << "tpcheck plan: --state-bytes prints a recurrent state's bytes: the model has none "
+                 "(give a --model-config with recurrent layers, or --mamba2, --gdn, --kda or --mamba1)\n";
+    return 2;
+  }
+  if (state && o.stages.any()) {
+    std::cerr << "tpcheck plan: pipeline stages and attention DP are not modelled for a recurrent state "
+                 "(leave them out to plan one stage pair)\n";
     return 2;
   }
   const Layout unit = o.bytes_per_head ? Layout{*o.bytes_per_head, "bytes"} : Layout{1, "heads"};
@@ -176,9 +196,31 @@ int plan_command(const std::vector<std::string>& args) {
     return stage_plan_command(o, model, std::get<Stages>(resolved), unit);
   }
   // The model validates the sizing; rank 0 stands for every rank here.
-  if (const auto first = plan(o.decode_rank.value_or(0), P, D, H, o.mla); !first.ok()) {
-    std::cout << "plan: " << render(first.failure()) << "\n";
-    return 1;
+  if (o.attention) {
+    if (const auto first = plan(o.decode_rank.value_or(0), P, D, H, o.mla); !first.ok()) {
+      std::cout << "plan: " << render(first.failure()) << "\n";
+      return 1;
+    }
+  }
+  if (state) {
+    StateDims<BigInt> dims;
+    dims.family = state->state.dims.family;
+    for (std::size_t i = 0; i < kMaxStateDims; ++i) dims.v[i] = state->state.dims.v[i];
+    if (const auto first = state_plan<BigInt>(o.decode_rank.value_or(0), P, D, dims); !first.ok()) {
+      std::cout << "plan: state: " << render(first.failure()) << "\n";
+      return 1;
+    }
+  }
+  // The options bound the sizes to kMaxOperatorSize, and the model checked the rank: they fit int64.
+  const std::int64_t Pi = static_cast<std::int64_t>(P), Di = static_cast<std::int64_t>(D);
+  std::optional<StateByteSides> state_bytes;
+  if (o.state_bytes) {
+    auto sides = state_byte_sides(state->state, *o.state_bytes, Pi, Di);
+    if (const auto* error = std::get_if<std::string>(&sides)) {
+      std::cout << "plan: " << *error << "\n";
+      return 1;
+    }
+    state_bytes = std::get<StateByteSides>(std::move(sides));
   }
   std::vector<BigInt> decode_ranks;
   if (o.decode_rank) {
@@ -192,10 +234,8 @@ int plan_command(const std::vector<std::string>& args) {
   }
   std::string picture_note;
   if (o.svg) {
-    // The options bound the sizes to kMaxOperatorSize: they fit int64.
-    const preflight::PlanPicture picture =
-        preflight::plan_svg(static_cast<std::int64_t>(P), static_cast<std::int64_t>(D), static_cast<std::int64_t>(H),
-                            o.mla, heads_text(o));
+    const preflight::ModelShape shape{attention_shape(o), state ? std::optional(state->state) : std::nullopt};
+    const preflight::PlanPicture picture = preflight::plan_svg(Pi, Di, shape, heads_text(o));
     if (const auto error = preflight::write_file(*o.svg, picture.svg)) {
       std::cerr << "tpcheck plan: --svg " << *error << "\n";
       return 2;
@@ -207,28 +247,48 @@ int plan_command(const std::vector<std::string>& args) {
                    "\n";
   }
   const BigInt heads_total = o.mla ? BigInt(1) : H;
-  std::string decode_text, decode_json;
+  std::string decode_text, decode_json, state_decode_json;
   for (const BigInt& d : decode_ranks) {
-    const Plan<BigInt> copies = plan(d, P, D, H, o.mla).value();
-    const Span<BigInt> own = heads(d, D, heads_total).value();
-    decode_text += "decode rank " + render(d) + " holds heads [" + render(own.first) + ", " + render(own.end) + "):\n";
-    decode_json += std::string(decode_json.empty() ? "" : ", ") + "{\"rank\": " + render(d) + ", \"heads\": [" +
-                   render(own.first) + ", " + render(own.end) + "], \"copies\": [";
-    for (std::size_t i = 0; i < copies.size(); ++i) {
-      const Span<BigInt> page = heads(copies[i].p, P, heads_total).value();
-      decode_text += text_copy(copies[i], page, own, unit);
-      decode_json += (i ? ", " : "") + json_copy(copies[i], page, own, unit);
+    const std::int64_t di = static_cast<std::int64_t>(d);
+    if (!o.attention) {
+      decode_text += "decode rank " + render(d) + ":\n";
+    } else {
+      const Plan<BigInt> copies = plan(d, P, D, H, o.mla).value();
+      const Span<BigInt> own = heads(d, D, heads_total).value();
+      decode_text += "decode rank " + render(d) + " holds heads [" + render(own.first) + ", " + render(own.end) + "):\n";
+      decode_json += std::string(decode_json.empty() ? "" : ", ") + "{\"rank\": " + render(d) + ", \"heads\": [" +
+                     render(own.first) + ", " + render(own.end) + "], \"copies\": [";
+      for (std::size_t i = 0; i < copies.size(); ++i) {
+        const Span<BigInt> page = heads(copies[i].p, P, heads_total).value();
+        decode_text += text_copy(copies[i], page, own, unit);
+        decode_json += (i ? ", " : "") + json_copy(copies[i], page, own, unit);
+      }
+      decode_json += "]}";
     }
-    decode_json += "]}";
+    if (state) {
+      decode_text += state_plan_text(state->state, Pi, Di, di, state_bytes);
+      state_decode_json += std::string(state_decode_json.empty() ? "" : ", ") +
+                           state_plan_json(state->state, Pi, Di, di, state_bytes);
+    }
   }
-  std::string prefill_text, prefill_json;
+  std::string prefill_text, prefill_json, state_prefill_json;
   if (P <= kMaxRanksPrinted) {
     for (BigInt p = 0; p < P; ++p) {
+      const std::int64_t pi = static_cast<std::int64_t>(p);
+      const std::string served = state ? state_served_text(state->state, Pi, Di, pi) : "";
+      if (state) {
+        state_prefill_json += std::string(state_prefill_json.empty() ? "" : ", ") + "{\"rank\": " + render(p) +
+                              ", \"serves\": " + state_served_json(state->state, Pi, Di, pi) + "}";
+      }
+      if (!o.attention) {
+        prefill_text += "prefill rank " + render(p) + ": " + served + "\n";
+        continue;
+      }
       const Outcome<BigInt> general = readers(p, P, D, H, o.mla);
       const Outcome<BigInt> single = single_readers(p, P, D);
       prefill_text += "prefill rank " + render(p) + ": " + render(general) + " readers under the general plan; " +
                       (single.ok() ? render(single.value()) + " under MoRIIO's single source" : "MoRIIO: " + render(single.failure())) +
-                      "\n";
+                      (state ? "; " + served : "") + "\n";
       prefill_json += std::string(prefill_json.empty() ? "" : ", ") + "{\"rank\": " + render(p) +
                       ", \"readers\": " + render(general) + ", \"single_readers\": " +
                       (single.ok() ? render(single.value()) : json_string(render(single.failure()))) + "}";
@@ -237,10 +297,23 @@ int plan_command(const std::vector<std::string>& args) {
   if (o.json) {
     std::cout << "{\"prefill_tp\": " << render(P) << ", \"decode_tp\": " << render(D) << ", "
               << heads_json_fields(o, model) << ", \"unit\": \""
-              << unit.name << "\", \"decode\": [" << decode_json << "], \"prefill\": [" << prefill_json << "]}\n";
+              << unit.name << "\", \"decode\": [" << decode_json << "], \"prefill\": [" << prefill_json << "], \"state\": ";
+    if (state) {
+      std::cout << "{\"model\": " << state_json(*state) << ", \"bytes\": "
+                << (o.state_bytes ? json_string(*o.state_bytes) : std::string("null")) << ", \"decode\": ["
+                << state_decode_json << "], \"prefill\": [" << state_prefill_json << "]}";
+    } else {
+      std::cout << "null";
+    }
+    std::cout << "}\n";
   } else {
     if (model) std::cout << model_config_line(o, *model) << "\n";
-    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", " << heads_text(o) << "\n"
+    if (state) {
+      std::cout << state->model_line << "\n" << (state->layers_line ? *state->layers_line + "\n" : "")
+                << state->sides_line << "\n";
+    }
+    std::cout << "plan: prefill TP " << render(P) << ", decode TP " << render(D) << ", " << heads_text(o)
+              << (state_bytes ? ", state bytes under " + state_bytes->layout : "") << "\n"
               << decode_text << prefill_text << picture_note;
   }
   return 0;

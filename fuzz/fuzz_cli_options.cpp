@@ -9,7 +9,9 @@
 //      [1, 256]) and is one of the arguments, read as decimal;
 //   3. check/plan/matrix: unless --help was given, the options take their
 //      heads from exactly one of --kv-heads / --mla / --model-config (the file
-//      being one of the arguments); check/plan name both sizes; every size
+//      being one of the arguments), or from none with a family flag (--mamba2,
+//      --gdn, --kda, --mamba1: a model without attention), whose dims are then
+//      taken, each in [1, kMaxStateFlag]; check/plan name both sizes; every size
 //      taken is one of the arguments (tpcheck::parse_decimal), in
 //      [1, kMaxOperatorSize] for the sizes and heads, and so is every optional
 //      one; matrix's --max-tp is in [1, kMaxMatrixTp];
@@ -117,11 +119,21 @@ void check_verify_options(const Args& args) {
   }
 }
 
-// Exactly one head source; the one given was an argument and is in bounds.
+// Exactly one head source, or none beside a family flag; the one given was
+// an argument and is in bounds; a family flag's dims are taken in bounds.
 void check_head_source(const Args& args, const tpcheck::cli::HeadSource& h) {
   const bool heads = has(args, "--kv-heads"), mla = has(args, "--mla"), config = has(args, "--model-config");
-  if (h.mla != mla || (heads ? 1 : 0) + (mla ? 1 : 0) + (config ? 1 : 0) != 1) {
-    fail(args, "accepted without exactly one of --kv-heads, --mla and --model-config");
+  const bool family = has(args, "--mamba2") || has(args, "--gdn") || has(args, "--kda") || has(args, "--mamba1");
+  const int given = (heads ? 1 : 0) + (mla ? 1 : 0) + (config ? 1 : 0);
+  if (h.mla != mla || given > 1 || (given == 0 && !family)) {
+    fail(args, "accepted without exactly one of --kv-heads, --mla and --model-config (or a family flag alone)");
+  }
+  if (h.attention != (given == 1)) fail(args, "attention read otherwise than its head source says");
+  if (h.state.dims.has_value() != family) fail(args, "a family's dims taken without its flag, or its flag not taken");
+  if (h.state.dims) {
+    for (std::size_t i = 0; i < tpcheck::state_dim_count(h.state.dims->family); ++i) {
+      if (h.state.dims->v[i] < 1 || h.state.dims->v[i] > tpcheck::cli::kMaxStateFlag) fail(args, "a dim out of bounds");
+    }
   }
   if (h.model_config.has_value() != config) fail(args, "--model-config given but not taken, or taken but not given");
   if (h.model_config && std::find(args.begin(), args.end(), *h.model_config) == args.end()) {

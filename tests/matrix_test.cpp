@@ -3,6 +3,7 @@
 // text grid reads back to the cells, and the pictures are well-formed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -26,7 +27,7 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
         for (std::int64_t P = 1; P <= 24; ++P) {
           for (std::int64_t D = 1; D <= 24; ++D) {
             const SizingVerdict v = sizing_verdict<std::int64_t>(panel.connector, P, D, H, mla);
-            const Cell expected{v.reason, v.misserved};
+            const Cell expected{v.reason, v.misserved, {}};
             EXPECT_EQ(m.cell(panel, P, D), expected) << connector_name(panel.connector) << " " << P << ", " << D;
             accepted += v.reason ? 0 : 1;
             misserved += v.misserved ? 1 : 0;
@@ -38,10 +39,61 @@ TEST(Matrix, CellsAreTheModelsVerdicts) {
       }
     }
   }
-  // Every entry of the legend was met, and nothing outside it.
+  // Every KV entry of the legend was met, and nothing outside it.
   std::set<char> legend;
-  for (const CellKind& k : kCellKinds) legend.insert(k.mark);
+  for (const CellKind& k : kCellKinds) {
+    if (!k.cell.state) legend.insert(k.mark);
+  }
   EXPECT_EQ(marks_met, legend);
+}
+
+// A hybrid model's cells (SPEC §16.5): the first of x, l, ., the KV refusals,
+// h, o, the KV misservices, z, + — each from the KV and state verdicts.
+TEST(Matrix, StateCellsFollowThePrecedence) {
+  std::set<char> marks_met;
+  const std::vector<StateDims<std::int64_t>> configs = {
+      {StateFamily::Mamba2, {24, 1, 1, 3}}, {StateFamily::Mamba2, {24, 1, 6, 2}}, {StateFamily::Gdn, {24, 1, 48, 2}},
+      {StateFamily::Kda, {24, 2}}, {StateFamily::Mamba1, {24, 2}}};
+  for (const StateDims<std::int64_t>& d : configs) {
+    for (const ConvOrder layout : {ConvOrder::DimFirst, ConvOrder::StateFirst}) {
+      for (const std::int64_t H : {2, 8}) {
+        const StateSide side{2, 2, std::nullopt, layout};
+        const ModelShape shape{{true, H, false}, HybridState{d, 3, side, side}};
+        const Matrix m = build_matrix(kAll, 12, shape);
+        for (const Panel& panel : m.panels) {
+          for (std::int64_t P = 1; P <= 12; ++P) {
+            for (std::int64_t D = 1; D <= 12; ++D) {
+              const SizingVerdict kv = sizing_verdict<std::int64_t>(panel.connector, P, D, H, false);
+              const StateVerdict st = state_verdict(panel.connector, P, D, *shape.state, shape.attention);
+              const bool loads = state_shape<std::int64_t>(P, d).ok() && state_shape<std::int64_t>(D, d).ok();
+              char want = '+';
+              if (kv.reason == Rejection::HeadsDoNotShard) {
+                want = 'x';
+              } else if (!loads) {
+                want = 'l';
+              } else if (kv.reason) {
+                want = cell_kind({kv.reason, {}, {}}).mark;
+              } else if (st.serving == StateServing::Refuses) {
+                want = 'h';
+              } else if (st.serving == StateServing::Outside) {
+                want = 'o';
+              } else if (kv.misserved) {
+                want = cell_kind({{}, kv.misserved, {}}).mark;
+              } else if (st.serving != StateServing::Serves) {
+                want = 'z';
+              }
+              const char got = cell_kind(m.cell(panel, P, D)).mark;
+              EXPECT_EQ(got, want) << connector_name(panel.connector) << " " << P << ", " << D;
+              marks_met.insert(got);
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const char mark : {'l', 'h', 'o', 'z', 'x', '.', 'g', 'r', 't', 's', 'n', 'p', '+'}) {
+    EXPECT_TRUE(marks_met.count(mark)) << mark << " never met";
+  }
 }
 
 // The legend shows "accepted" and the kinds the grid has, in the legend's order.
@@ -55,7 +107,10 @@ TEST(Matrix, LegendShowsTheKindsTheGridHas) {
   EXPECT_EQ(marks(build_matrix({Connector::Nixl}, 8, 2, false)), "+.xr");
   EXPECT_EQ(marks(build_matrix({Connector::SGLang, Connector::Trtllm, Connector::TrtllmV2}, 6, 1, false)), "+ptsn");
   EXPECT_EQ(marks(build_matrix({Connector::Trtllm}, 4, 1, true)), "+m");  // no cell accepted: "+" still explains the others
-  EXPECT_EQ(marks(build_matrix(kAll, 24, 2, false)).size(), kCellKinds.size() - 1);  // every kind but MLA's
+  // Every KV kind but MLA's.
+  EXPECT_EQ(marks(build_matrix(kAll, 24, 2, false)).size(),
+            static_cast<std::size_t>(std::count_if(kCellKinds.begin(), kCellKinds.end(),
+                                                   [](const CellKind& k) { return !k.cell.state; })) - 1);
 }
 
 TEST(Matrix, TextGridReadsBackToTheCells) {

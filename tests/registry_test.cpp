@@ -29,7 +29,11 @@ TEST(Registry, HasEveryInvariantByItsSentenceName) {
       "PortRangeRejectsExactlyTheOverflowingDeployments", "AcceptedSizingIsServedCorrectly",
       "NarrowModelsAgreeWithCppIntModel", "StageOverlapsPartitionTheStagesLayers", "StageWindowsAreDualAcrossStages",
       "StagePlanCoversTheRanksLayersAndHeadsExactly", "WholeBlockCopyOnlyBetweenEqualHeadsPerRank",
-      "SglangAndTrtllmServeExactlyTheDivisibleSizings"};
+      "SglangAndTrtllmServeExactlyTheDivisibleSizings", "StateShardsPartitionEachSegment",
+      "ReplicatedSegmentsAreHeldWhole", "LocalSegmentsTileTheConvState", "HeadsFindTheirGroupOnTheirRank",
+      "StatePlanCoversEachDecodeRanksStateExactlyOnce", "StatePlanReadsOnlyWhatTheSourceHolds",
+      "ReplicatedSegmentsComeFromOneHolder", "StatePlanIsTheIdentityAtEqualSizes", "StateServedIsTheWindow",
+      "StateFanInMatchesTheCopies", "StateRunsStayInsideTheSlot", "SdAndDsLayoutsMoveTheSameElements"};
   for (const oracle::Oracle* o : oracle::oracles()) EXPECT_TRUE(expected.insert(o->entry).second) << o->entry;
   EXPECT_GE(oracle::oracles().size(), operation_infos().size());
   std::set<std::string> names;

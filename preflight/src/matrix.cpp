@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tpcheck/json.hpp"
+#include "tpcheck/preflight/serving.hpp"
 
 namespace tpcheck::preflight {
 
@@ -11,14 +12,14 @@ const CellKind& cell_kind(const Cell& cell) {
   for (const CellKind& k : kCellKinds) {
     if (k.cell == cell) return k;
   }
-  static constexpr CellKind kUnknown{{Rejection::NotPositive, {}}, '?', "#000000", "a size is not positive"};
+  static constexpr CellKind kUnknown{{Rejection::NotPositive, {}, {}}, '?', "#000000", "a size is not positive"};
   return kUnknown;
 }
 
 std::vector<const CellKind*> legend_of(const Matrix& m) {
   std::vector<const CellKind*> out;
   for (const CellKind& k : kCellKinds) {
-    const bool shown = !k.cell.reason && !k.cell.misserved;  // "accepted" always
+    const bool shown = !k.cell.reason && !k.cell.misserved && !k.cell.state;  // "accepted" always
     const bool met = std::any_of(m.panels.begin(), m.panels.end(), [&](const Panel& panel) {
       return std::find(panel.cells.begin(), panel.cells.end(), k.cell) != panel.cells.end();
     });
@@ -49,18 +50,65 @@ std::string_view misservice_name(Misservice m) {
   return "unknown";
 }
 
+std::string_view state_cell_name(StateCell s) {
+  switch (s) {
+    case StateCell::DoesNotLoad: return "state_does_not_load";
+    case StateCell::Refused: return "state_refused";
+    case StateCell::Outside: return "state_outside_the_model";
+    case StateCell::Misserved: return "state_misserved";
+  }
+  return "unknown";
+}
+
 Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, std::int64_t kv_heads, bool mla,
                     AttentionDp adp) {
-  Matrix m{max_tp, kv_heads, mla, adp, {}};
+  return build_matrix(connectors, max_tp, ModelShape{{true, kv_heads, mla}, std::nullopt}, adp);
+}
+
+namespace {
+
+// A cell by SPEC §16.5's precedence: x, l, ., the KV refusals, h, o, the KV misservices, z, +.
+Cell cell_of(Connector c, std::int64_t P, std::int64_t D, const ModelShape& m, const std::vector<bool>& loads,
+             AttentionDp adp) {
+  const SizingVerdict v = kv_verdict(c, P, D, m.attention, adp);
+  if (!m.state) return {v.reason, v.misserved, {}};
+  if (v.reason == Rejection::HeadsDoNotShard) return {v.reason, {}, {}};
+  if (!loads[static_cast<std::size_t>(P)] || !loads[static_cast<std::size_t>(D)]) return {{}, {}, StateCell::DoesNotLoad};
+  if (v.reason) return {v.reason, {}, {}};
+  const StateVerdict s = state_verdict(c, P, D, *m.state, m.attention);
+  switch (s.serving) {
+    case StateServing::DoesNotLoad: return {{}, {}, StateCell::DoesNotLoad};
+    case StateServing::Refuses: return {{}, {}, StateCell::Refused};
+    case StateServing::Outside: return {{}, {}, StateCell::Outside};
+    case StateServing::Invalid:
+    case StateServing::Misserves: return {{}, v.misserved, v.misserved ? std::nullopt : std::optional(StateCell::Misserved)};
+    case StateServing::Serves: break;
+  }
+  return {{}, v.misserved, {}};
+}
+
+}  // namespace
+
+Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, const ModelShape& shape,
+                    AttentionDp adp) {
+  Matrix m{max_tp, shape.attention.kv_heads, shape.attention.mla, shape.state.has_value(), adp, {}};
+  // Where the state loads (SPEC §16.1), once per size.
+  std::vector<bool> loads(static_cast<std::size_t>(max_tp + 1), true);
+  if (shape.state) {
+    for (std::int64_t T = 1; T <= max_tp; ++T) {
+      loads[static_cast<std::size_t>(T)] = state_shape<std::int64_t>(T, shape.state->dims).ok();
+    }
+  }
   for (const Connector c : connectors) {
     Panel panel{c, {}, 0, 0};
     panel.cells.reserve(static_cast<std::size_t>(max_tp * max_tp));
     for (std::int64_t P = 1; P <= max_tp; ++P) {
       for (std::int64_t D = 1; D <= max_tp; ++D) {
-        const SizingVerdict v = sizing_verdict<std::int64_t>(c, P, D, kv_heads, mla, adp);
-        panel.cells.push_back({v.reason, v.misserved});
-        panel.accepted += v.reason ? 0 : 1;
-        panel.misserved += v.misserved ? 1 : 0;
+        const Cell cell = cell_of(c, P, D, shape, loads, adp);
+        panel.cells.push_back(cell);
+        const bool refused = cell.reason || cell.state == StateCell::DoesNotLoad || cell.state == StateCell::Refused;
+        panel.accepted += refused ? 0 : 1;
+        panel.misserved += !refused && (cell.misserved || cell.state) ? 1 : 0;
       }
     }
     m.panels.push_back(std::move(panel));
@@ -113,6 +161,7 @@ std::string matrix_json_fields(const Matrix& m) {
     const CellKind& k = kCellKinds[i];
     const std::string name = k.cell.reason      ? std::string(reason_name(*k.cell.reason))
                              : k.cell.misserved ? "runs_but_" + std::string(misservice_name(*k.cell.misserved))
+                             : k.cell.state     ? std::string(state_cell_name(*k.cell.state))
                                                 : "accepted";
     out += std::string(i ? ", " : "") + json_string(std::string(1, k.mark)) + ": " + json_string(name);
   }

@@ -17,14 +17,20 @@ constexpr int kMinWidth = 620;  // the legend's longest line
 // Every `step`-th size is labelled (and size 1): about 16 labels an axis.
 int label_step(std::int64_t n) { return n <= 16 ? 1 : n <= 32 ? 2 : n <= 64 ? 4 : 8; }
 
+std::string panel_title(const Matrix& m, const Panel& panel) {
+  const std::int64_t n = m.max_tp;
+  return std::string(connector_name(panel.connector)) + ": " + std::to_string(panel.accepted) + " of " +
+         std::to_string(n * n) + " accepted" +
+         (panel.misserved > 0 ? ", " + std::to_string(panel.misserved) + " served wrongly" : "");
+}
+
+std::string legend_line(const CellKind& k) { return std::string(1, k.mark) + "  " + std::string(k.meaning); }
+
 void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, int cell) {
   const int n = static_cast<int>(m.max_tp);
   const int gx = x0 + kLabelLeft, gy = y0 + kPanelTop;
   const std::string name(connector_name(panel.connector));
-  svg.text(x0, y0 + 16,
-           name + ": " + std::to_string(panel.accepted) + " of " + std::to_string(n * n) + " accepted" +
-               (panel.misserved > 0 ? ", " + std::to_string(panel.misserved) + " served wrongly" : ""),
-           15, Anchor::Start, true);
+  svg.text(x0, y0 + 16, panel_title(m, panel), 15, Anchor::Start, true);
   svg.text(gx - 6, gy - 6, "P\\D", 11, Anchor::End, false, "#555555");
   const int step = label_step(n);
   for (int v = 1; v <= n; ++v) {
@@ -58,14 +64,19 @@ void draw_panel(Svg& svg, const Matrix& m, const Panel& panel, int x0, int y0, i
 std::string matrix_svg(const Matrix& m, const std::string& heads) {
   const int n = static_cast<int>(m.max_tp);
   const int cell = std::clamp(384 / n, 3, 24);
-  const int panel_w = kLabelLeft + n * cell + 24, panel_h = kPanelTop + n * cell + 20;
+  const std::vector<const CellKind*> legend = legend_of(m);
+  const std::string title = "Which prefill/decode TP sizes each connector accepts: " + heads;
+  // Panels and the picture wide enough for their lines.
+  int panel_w = kLabelLeft + n * cell + 24;
+  for (const Panel& panel : m.panels) panel_w = std::max(panel_w, text_width(panel_title(m, panel), 15, true) + 16);
+  int text_w = text_width(title, 17, true) + 2 * kMargin;
+  for (const CellKind* k : legend) text_w = std::max(text_w, kMargin + 22 + text_width(legend_line(*k), 13) + kMargin);
+  const int panel_h = kPanelTop + n * cell + 20;
   const int panels = static_cast<int>(m.panels.size());
   const int columns = std::min(2, std::max(1, panels)), rows = (panels + 1) / 2;
-  const int width = std::max(kMinWidth, 2 * kMargin + columns * panel_w);
+  const int width = std::max({kMinWidth, 2 * kMargin + columns * panel_w, text_w});
   const int legend_y = kHeader + rows * panel_h + 8;
-  const std::vector<const CellKind*> legend = legend_of(m);
   const int height = legend_y + static_cast<int>(legend.size()) * kLegendRow + kMargin;
-  const std::string title = "Which prefill/decode TP sizes each connector accepts: " + heads;
   Svg svg(width, height, title);
   svg.text(kMargin, 26, title, 17, Anchor::Start, true);
   svg.text(kMargin, 46,
@@ -79,7 +90,7 @@ std::string matrix_svg(const Matrix& m, const std::string& heads) {
   for (std::size_t i = 0; i < legend.size(); ++i) {
     const int y = legend_y + static_cast<int>(i) * kLegendRow;
     svg.rect(kMargin, y, 14, 14, legend[i]->colour, "#444444");
-    svg.text(kMargin + 22, y + 12, std::string(1, legend[i]->mark) + "  " + std::string(legend[i]->meaning), 13);
+    svg.text(kMargin + 22, y + 12, legend_line(*legend[i]), 13);
   }
   return svg.finish();
 }

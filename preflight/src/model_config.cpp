@@ -1,7 +1,7 @@
 // Reading a Hugging Face config.json with nlohmann/json (model_config.hpp).
 #include "tpcheck/preflight/model_config.hpp"
 
-#include <nlohmann/json.hpp>
+#include "config_json.hpp"
 
 #include <array>
 #include <cerrno>
@@ -15,41 +15,14 @@
 namespace tpcheck::preflight {
 namespace {
 
-using Json = nlohmann::json;
+using config_json::count_of;
+using config_json::Found;
+using config_json::Json;
+using config_json::member;
+using config_json::shown;
 
 // A config.json is a few kilobytes; anything this large is not one.
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
-
-// A value as it is written, short and on one line, for error messages.
-std::string shown(const Json& v) {
-  std::string text = v.dump(-1, ' ', true, Json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
-
-// The member `key` of object `o`, or nothing when it is missing or null
-// (vLLM's getattr(config, key, None) is not None).
-const Json* member(const Json& o, const char* key) {
-  const auto it = o.find(key);
-  return it == o.end() || it->is_null() ? nullptr : &*it;
-}
-
-struct Found {
-  std::int64_t count;
-  std::string value;
-};
-
-// A head count or rank: a whole number in [1, max].
-std::variant<Found, std::string> count_of(const Json& v, const std::string& key, std::int64_t max) {
-  const std::string bad = key + " must be a whole number from 1 to " + std::to_string(max) + ", got " + shown(v);
-  if (!v.is_number_integer()) return bad;
-  // nlohmann keeps a literal without a sign as unsigned, so 0 takes this branch too.
-  if (v.is_number_unsigned() ? v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > static_cast<std::uint64_t>(max)
-                             : v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > max) {
-    return bad;
-  }
-  return Found{v.get<std::int64_t>(), shown(v)};
-}
 
 // Builds the result from a count found under `key` (or its error).
 std::variant<ModelConfig, std::string> decided(const std::variant<Found, std::string>& found, const std::string& key,
@@ -95,9 +68,24 @@ std::variant<ModelConfig, std::string> decide_heads(const Json& root, std::int64
 std::variant<ModelConfig, std::string> decide(const Json& root, std::int64_t max_heads) {
   if (!root.is_object()) return "not a JSON object";
   const Json* nested = member(root, "text_config");
-  const bool text_config = nested != nullptr && nested->is_object();
-  return with_layers(decide_heads(root, max_heads), text_config ? *nested : root, text_config ? "text_config." : "",
-                     max_heads);
+  if (nested != nullptr && !nested->is_object()) return "text_config must be an object, got " + shown(*nested);
+  const Json& text = nested != nullptr ? *nested : root;
+  const std::string prefix = nested != nullptr ? "text_config." : "";
+  auto read = config_json::read_recurrent(root, text, prefix, max_heads);
+  if (const auto* error = std::get_if<std::string>(&read)) return *error;
+  std::optional<RecurrentConfig>& recurrent = std::get<std::optional<RecurrentConfig>>(read);
+  // A model without attention layers (a pure Mamba) has no KV heads to read.
+  if (recurrent && recurrent->attention_layers() == 0) {
+    ModelConfig c;
+    c.attention = false;
+    c.layers = recurrent->layers.value;
+    c.layers_key = recurrent->layers.key;
+    c.recurrent = std::move(recurrent);
+    return c;
+  }
+  auto decided = with_layers(decide_heads(root, max_heads), text, prefix, max_heads);
+  if (auto* c = std::get_if<ModelConfig>(&decided)) c->recurrent = std::move(recurrent);
+  return decided;
 }
 
 std::variant<ModelConfig, std::string> decide_heads(const Json& root, std::int64_t max_heads) {
@@ -180,6 +168,7 @@ std::variant<ModelConfig, std::string> read_model_config(const std::string& path
 }
 
 std::string describe(const ModelConfig& c) {
+  if (!c.attention) return "no KV heads: no attention layers";
   if (c.mla) return "MLA from " + c.key + " = " + c.value + " (one latent vector, which every rank holds)";
   const std::string heads = std::to_string(c.kv_heads) + (c.kv_heads == 1 ? " KV head" : " KV heads");
   if (c.key.ends_with("multi_query")) return heads + " from " + c.key + " = true (multi-query attention)";

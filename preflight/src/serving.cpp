@@ -33,6 +33,13 @@ SglangUnserved sglang_unserved(std::int64_t P, std::int64_t D) {
   return out;
 }
 
+SizingVerdict kv_verdict(Connector c, std::int64_t P, std::int64_t D, const AttentionShape& a, AttentionDp adp) {
+  if (a.present) return sizing_verdict<std::int64_t>(c, P, D, a.kv_heads, a.mla, adp);
+  SizingVerdict v = sizing_verdict<std::int64_t>(c, P, D, 1, false, adp);
+  if (v.reason == Rejection::NixlReplicaRule) return {None{}, std::nullopt, std::nullopt};
+  return v;
+}
+
 std::string ranks_text(const Span<std::int64_t>& r) {
   const std::int64_t n = r.end - r.first;
   if (n == 1) return std::to_string(r.first);

@@ -27,6 +27,13 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+int text_width(std::string_view text, int size, bool bold) {
+  // Characters, not bytes: a UTF-8 continuation byte adds no width.
+  int chars = 0;
+  for (const char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) == 0x80 ? 0 : 1;
+  return chars * size * (bold ? 56 : 52) / 100;
+}
+
 namespace {
 
 std::string num(int v) { return std::to_string(v); }
@@ -52,11 +59,14 @@ void Svg::line(int x1, int y1, int x2, int y2, std::string_view stroke, int stro
           "\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" + num(stroke_width) + "\"/>\n";
 }
 
-void Svg::curve(int x1, int y1, int x2, int y2, std::string_view stroke, int stroke_width, std::string_view opacity) {
+void Svg::curve(int x1, int y1, int x2, int y2, std::string_view stroke, int stroke_width, std::string_view opacity,
+                std::string_view dash) {
   const int mid = (y1 + y2) / 2;
   out_ += "<path d=\"M" + num(x1) + " " + num(y1) + " C" + num(x1) + " " + num(mid) + " " + num(x2) + " " + num(mid) +
           " " + num(x2) + " " + num(y2) + "\" fill=\"none\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"" +
-          num(stroke_width) + "\" stroke-opacity=\"" + std::string(opacity) + "\"/>\n";
+          num(stroke_width) + "\" stroke-opacity=\"" + std::string(opacity) + "\"";
+  if (!dash.empty()) out_ += " stroke-dasharray=\"" + std::string(dash) + "\"";
+  out_ += "/>\n";
 }
 
 void Svg::text(int x, int y, std::string_view content, int size, Anchor anchor, bool bold, std::string_view fill) {

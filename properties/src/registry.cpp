@@ -13,16 +13,16 @@
 // the linker keep it, and with it its declarations.
 namespace tpcheck::inv::declare::files {
 extern int rank_map_invariants, head_invariants, plan_invariants, count_invariants, port_invariants,
-    deployment_invariants, stage_invariants, differential, preconditions_rank_map, preconditions_heads,
-    preconditions_plan, preconditions_ports, preconditions_deployment, preconditions_stages;
+    deployment_invariants, stage_invariants, state_invariants, differential, preconditions_rank_map, preconditions_heads,
+    preconditions_plan, preconditions_ports, preconditions_deployment, preconditions_stages, preconditions_state;
 // An object with external linkage holding their addresses: the compiler must
 // emit it, so the linker must resolve (and keep) every file it points to.
 extern int* const all[];
 int* const all[] = {&rank_map_invariants,    &head_invariants,       &plan_invariants,
                     &count_invariants,       &port_invariants,       &deployment_invariants,
-                    &stage_invariants,       &differential,          &preconditions_rank_map,
+                    &stage_invariants,       &state_invariants,      &differential,          &preconditions_rank_map,
                     &preconditions_heads,    &preconditions_plan,    &preconditions_ports,
-                    &preconditions_deployment, &preconditions_stages};
+                    &preconditions_deployment, &preconditions_stages, &preconditions_state};
 }  // namespace tpcheck::inv::declare::files
 
 namespace tpcheck::inv {
@@ -82,6 +82,7 @@ std::string_view family_name(Family family) {
     case Family::PlanExactness: return "§9.7 plan exactness";
     case Family::CompletionCounts: return "§9.8 completion counts";
     case Family::PortsAndHosts: return "§9.9 ports and hosts";
+    case Family::RecurrentState: return "§16.4 recurrent state";
   }
   return "unknown family";
 }

@@ -20,7 +20,8 @@
 
 namespace tpcheck::inv {
 
-// SPEC §9's nine invariants, in its order: each entry belongs to one.
+// SPEC §9's nine invariants, in its order, then SPEC §16.4's recurrent state:
+// each entry belongs to one.
 enum class Family : std::uint8_t {
   Bounds,
   FanIn,
@@ -31,7 +32,9 @@ enum class Family : std::uint8_t {
   PlanExactness,
   CompletionCounts,
   PortsAndHosts,
+  RecurrentState,
 };
+inline constexpr Family kLastFamily = Family::RecurrentState;
 std::string_view family_name(Family family);  // "§9.3 round trip"
 
 // The engines that drive the registry; an entry may exclude itself from one,

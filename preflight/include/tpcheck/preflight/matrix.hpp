@@ -12,14 +12,23 @@
 #include <vector>
 
 #include "tpcheck/deployment.hpp"
+#include "tpcheck/preflight/state_rules.hpp"
 
 namespace tpcheck::preflight {
 
+// What a hybrid model's recurrent state makes of a cell (SPEC §16.5's
+// matrix): the state does not load at P or D; the connector refuses it; it
+// runs a layout outside the model; its rule misserves it (or moves it for
+// sides the model calls invalid).
+enum class StateCell : std::uint8_t { DoesNotLoad, Refused, Outside, Misserved };
+
 // A cell: the rule that rejects the sizing, or, for a sizing the connector
-// runs, how it is served wrongly (neither: accepted and served correctly).
+// runs, how it is served wrongly (neither: accepted and served correctly);
+// for a recurrent state, what it makes of the sizing.
 struct Cell {
   std::optional<Rejection> reason;
   std::optional<Misservice> misserved;
+  std::optional<StateCell> state;
   bool operator==(const Cell&) const = default;
 };
 
@@ -32,19 +41,25 @@ struct CellKind {
 };
 
 // The legend, in the order it is shown. Rejection::NotPositive cannot occur in
-// a matrix (sizes start at 1), so it has no entry.
-inline constexpr std::array<CellKind, 10> kCellKinds = {{
+// a matrix (sizes start at 1), so it has no entry. A cell shows the first of
+// x, l, ., the KV refusals, h, o, the KV misservices, z, + (build_matrix).
+inline constexpr std::array<CellKind, 14> kCellKinds = {{
     {{}, '+', "#1a9850", "accepted"},
-    {{Rejection::NotDivisible, {}}, '.', "#d9d9d9", "P and D do not divide each other"},
-    {{Rejection::HeadsDoNotShard, {}}, 'x', "#737373", "KV heads do not shard over P or D (the model does not load)"},
-    {{Rejection::HeadGuard, {}}, 'g', "#fdae61", "MoRIIO head guard: needs P == D or min(P, D) >= heads"},
-    {{Rejection::NixlReplicaRule, {}}, 'r', "#d73027", "NIXL replica rule: P > D and P > heads leaves replicas unread"},
-    {{Rejection::NotPowerOfTwo, {}}, 'p', "#9e0142", "TRT-LLM C++: a TP size per attention-DP group is not a power of two"},
-    {{Rejection::MlaNotCovered, {}}, 'm', "#5e4fa2", "TRT-LLM C++: MLA is MLACacheFormatter's, which the model does not cover"},
-    {{{}, Misservice::TargetsMissingPrefillRanks}, 't', "#f46d43",
+    {{Rejection::NotDivisible, {}, {}}, '.', "#d9d9d9", "P and D do not divide each other"},
+    {{Rejection::HeadsDoNotShard, {}, {}}, 'x', "#737373", "KV heads do not shard over P or D (the model does not load)"},
+    {{{}, {}, StateCell::DoesNotLoad}, 'l', "#8c510a", "the recurrent state does not load at P or D (the model's asserts)"},
+    {{Rejection::HeadGuard, {}, {}}, 'g', "#fdae61", "MoRIIO head guard: needs P == D or min(P, D) >= heads"},
+    {{Rejection::NixlReplicaRule, {}, {}}, 'r', "#d73027", "NIXL replica rule: P > D and P > heads leaves replicas unread"},
+    {{Rejection::NotPowerOfTwo, {}, {}}, 'p', "#9e0142", "TRT-LLM C++: a TP size per attention-DP group is not a power of two"},
+    {{Rejection::MlaNotCovered, {}, {}}, 'm', "#5e4fa2", "TRT-LLM C++: MLA is MLACacheFormatter's, which the model does not cover"},
+    {{{}, {}, StateCell::Refused}, 'h', "#3288bd", "the connector refuses the recurrent state at these sizes"},
+    {{{}, {}, StateCell::Outside}, 'o', "#80cdc1", "runs, but keeps the state in a layout outside the model"},
+    {{{}, Misservice::TargetsMissingPrefillRanks, {}}, 't', "#f46d43",
      "runs, but decode ranks target prefill ranks that do not exist (requests fail)"},
-    {{{}, Misservice::PrefillRanksStall}, 's', "#fee08b", "runs, but some prefill ranks are never targeted (they stall)"},
-    {{{}, Misservice::NotDivisible}, 'n', "#e6f598", "runs, but serves correctly only P and D that divide each other"},
+    {{{}, Misservice::PrefillRanksStall, {}}, 's', "#fee08b", "runs, but some prefill ranks are never targeted (they stall)"},
+    {{{}, Misservice::NotDivisible, {}}, 'n', "#e6f598", "runs, but serves correctly only P and D that divide each other"},
+    {{{}, {}, StateCell::Misserved}, 'z', "#c51b7d",
+     "runs, but its state rule moves other bytes than the model's plan (or sides that do not pair)"},
 }};
 
 // The entry for a cell.
@@ -60,6 +75,8 @@ std::vector<const CellKind*> legend_of(const Matrix& m);
 std::string_view reason_name(Rejection r);
 // A misservice's name in --json output: "targets_missing_prefill_ranks", ...
 std::string_view misservice_name(Misservice m);
+// A state cell's name in --json output: "state_does_not_load", ...
+std::string_view state_cell_name(StateCell s);
 
 struct Panel {
   Connector connector;
@@ -72,6 +89,7 @@ struct Matrix {
   std::int64_t max_tp = 0;
   std::int64_t kv_heads = 1;
   bool mla = false;
+  bool state = false;  // a recurrent state was judged
   AttentionDp adp;  // read by the TRT-LLM panels
   std::vector<Panel> panels;
 
@@ -81,6 +99,12 @@ struct Matrix {
 };
 
 Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, std::int64_t kv_heads, bool mla,
+                    AttentionDp adp = {});
+
+// The same for a model's shape: its KV (kv_verdict) and its recurrent state
+// (state_verdict). A cell's accepted when neither its KV nor its state is
+// refused; served wrongly when either is misserved or outside the model.
+Matrix build_matrix(const std::vector<Connector>& connectors, std::int64_t max_tp, const ModelShape& m,
                     AttentionDp adp = {});
 
 // The text grid: per connector a header, column numbers (one digit per line)

@@ -8,6 +8,8 @@
 #include <string>
 #include <variant>
 
+#include "tpcheck/preflight/recurrent_config.hpp"
+
 namespace tpcheck::preflight {
 
 struct ModelConfig {
@@ -21,6 +23,10 @@ struct ModelConfig {
   // pipeline stage splits; nothing when the config has none.
   std::optional<std::int64_t> layers;
   std::string layers_key;
+  // A hybrid model's recurrent layers (SPEC §16.5), read first; a model
+  // whose layers are all recurrent has no attention, and no KV heads read.
+  std::optional<RecurrentConfig> recurrent;
+  bool attention = true;
 };
 
 // Which key decides, first match wins (vLLM's order):
@@ -35,12 +41,15 @@ struct ModelConfig {
 // (multimodal models); model_type, new_decoder_architecture and attn_config
 // from the top level. A key set to null counts as absent. Every count must be
 // a whole number in [1, max_heads]; so is a layer count, when there is one.
+// A recurrent model type (recurrent_config.hpp) adds its state and layers,
+// and a config that contradicts itself there is an error.
 std::variant<ModelConfig, std::string> model_config_from_text(const std::string& text, std::int64_t max_heads);
 
 // The same for a file; errors name it. Only regular files up to 16 MiB.
 std::variant<ModelConfig, std::string> read_model_config(const std::string& path, std::int64_t max_heads);
 
-// "8 KV heads from num_key_value_heads", "MLA from kv_lora_rank = 512 (...)".
+// "8 KV heads from num_key_value_heads", "MLA from kv_lora_rank = 512 (...)",
+// "no KV heads: no attention layers".
 std::string describe(const ModelConfig& config);
 
 }  // namespace tpcheck::preflight

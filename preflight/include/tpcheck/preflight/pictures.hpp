@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tpcheck/preflight/matrix.hpp"
+#include "tpcheck/preflight/state_rules.hpp"
 
 namespace tpcheck::preflight {
 
@@ -26,5 +27,11 @@ struct PlanPicture {
 // copy from the source heads to the destination heads; on each prefill rank
 // its readers under the general plan and MoRIIO's single-source count.
 PlanPicture plan_svg(std::int64_t P, std::int64_t D, std::int64_t H, bool mla, const std::string& heads);
+
+// The same for a model's shape: a hybrid model's state segments as cells
+// under each page (SPEC §16.2), a dashed curve per state copy; a model
+// without attention has no KV heads to draw. Precondition: the state plan
+// exists at (P, D).
+PlanPicture plan_svg(std::int64_t P, std::int64_t D, const ModelShape& m, const std::string& heads);
 
 }  // namespace tpcheck::preflight

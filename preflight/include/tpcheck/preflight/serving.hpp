@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tpcheck/deployment.hpp"
+#include "tpcheck/preflight/state_rules.hpp"
 
 namespace tpcheck::preflight {
 
@@ -22,6 +23,12 @@ struct SglangUnserved {
   Span<std::int64_t> untargeted{0, 0};       // prefill ranks below P no decode rank targets
 };
 SglangUnserved sglang_unserved(std::int64_t P, std::int64_t D);
+
+// A connector's verdict on the attention layers' KV (sizing_verdict), or, for
+// a model without attention, on what it checks of any transfer: the sizes'
+// divisibility and TensorRT-LLM's powers of two, not the heads (NIXL's
+// replica rule is about KV heads: it does not apply).
+SizingVerdict kv_verdict(Connector c, std::int64_t P, std::int64_t D, const AttentionShape& a, AttentionDp adp = {});
 
 // "4 and 5", "4, 5 and 6", "4 to 99": a range of ranks for a sentence.
 std::string ranks_text(const Span<std::int64_t>& ranks);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tpcheck/deployment.hpp"
+#include "tpcheck/preflight/state_rules.hpp"
 
 namespace tpcheck::preflight {
 
@@ -44,6 +45,15 @@ FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool m
 
 // Whether the connector accepts the sizing and serves it correctly (no misservice).
 bool serves(Connector c, std::int64_t P, std::int64_t D, std::int64_t H, bool mla, AttentionDp adp = {});
+
+// The same for a model's shape: the KV served (kv_verdict) and its recurrent
+// state, if any, served (state_verdict). Without attention the fan-in is the
+// state's: the decode ranks each prefill rank's state serves, the prefill
+// ranks each decode rank's state plan copies from.
+bool serves(Connector c, std::int64_t P, std::int64_t D, const ModelShape& m, AttentionDp adp = {});
+FanIn fan_in(Connector c, std::int64_t P, std::int64_t D, const ModelShape& m, AttentionDp adp = {});
+std::vector<Suggestion> suggest(Connector c, std::int64_t P, std::int64_t D, const ModelShape& m, std::int64_t max_gpus,
+                                AttentionDp adp = {});
 
 // For each of the three kinds, the nearest sizing the connector serves (below
 // and above, P' + D' <= max_gpus), ordered by change, then kind, then GPU count.
