@@ -187,6 +187,8 @@ TEST(State, ServedIsTheWindow) {
   EXPECT_EQ(eval("mamba2_state_served 0 4 6 24 1 1 3"),
             "AssertionError: Remote tensor parallel size 6 is not divisible by local tensor parallel size 4.");
   EXPECT_EQ(eval("mamba2_state_served 4 4 2 24 1 1 3"), "ValueError: prefill_tp_rank 4 must be in [0, 4)");
+  // The rank before the TP checks: KDA's 6 heads do not shard over 4.
+  EXPECT_EQ(eval("kda_state_served 4 4 2 6 1"), "ValueError: prefill_tp_rank 4 must be in [0, 4)");
   EXPECT_EQ(eval("kda_state_served 4 4 2 24 0"), "ValueError: kda dims must be positive: num_heads=24, head_dim=0");
   EXPECT_EQ(eval("mamba1_state_served 0 1 2097152 2097152 1"),
             "ValueError: state served by prefill_tp_rank 0 has 2097152 elements, more than the model lists (1048576)");

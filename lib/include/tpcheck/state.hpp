@@ -143,7 +143,7 @@ struct SegmentRange {
   }
 };
 
-// The SSM state's index among a plan's segments is the family's segment count.
+// The SSM state's name in segments() and in a plan (its index: the family's segment count).
 inline constexpr const char* kSsmSegment = "ssm";
 
 // (segment, p, src, dst, n): n units (channels; heads for "ssm") from local
