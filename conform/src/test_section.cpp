@@ -61,6 +61,24 @@ std::optional<TestSection> make_section(const Binding& b, const Selection& sel, 
   } else {
     s.body.push_back("return " + observe);
   }
+  if (!b.relation->findings) {
+    for (const Kind k : {Kind::WrongValue, Kind::AcceptsInvalid, Kind::RejectsValid, Kind::WrongError}) {
+      s.meanings.emplace_back(kind_id(k), deployment_meaning(b, k, Effect::Unspecified, false));
+    }
+    if (counts_completions(b)) {
+      s.meanings.emplace_back("too_many", deployment_meaning(b, Kind::WrongValue, Effect::Stranded, true));
+      s.meanings.emplace_back("too_few", deployment_meaning(b, Kind::WrongValue, Effect::EarlyFree, false));
+    }
+  } else {
+    std::string compared = s.compared_with;
+    compared.erase(std::remove(compared.begin(), compared.end(), '`'), compared.end());
+    s.meanings.emplace_back("wrong_value", "a call's outcome is not the model's: " + compared);
+    for (const char* k : {"accepts_invalid", "rejects_valid"}) {
+      const KindInfo* info = find_kind(kinds, k);
+      if (info) s.meanings.emplace_back(k, info->meaning);
+    }
+    s.meanings.emplace_back("wrong_error", deployment_meaning(b, Kind::WrongError, Effect::Unspecified, false));
+  }
   const std::size_t op = operation_index(b.model_op).value_or(0);
   for (const std::size_t i : sel.kept) {
     const GridCase& c = cases[i];

@@ -118,14 +118,14 @@ std::string class_comment(const std::string& cls) {
 }
 
 struct Names {  // a section's Python names, from its qualifier
-  std::string cases, deviations, observed, test, test_class;
+  std::string cases, deviations, meanings, observed, test, test_class;
 };
 
 Names names_of(const TestSection& s) {
   const std::string suffix = s.qualifier.empty() ? "" : "_" + snake(s.qualifier);
   std::string upper = suffix;
   for (auto& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  return {"CASES" + upper, "DEVIATIONS" + upper, "observed" + suffix, "test_" + snake(s.function) + suffix,
+  return {"CASES" + upper, "DEVIATIONS" + upper, "MEANINGS" + upper, "observed" + suffix, "test_" + snake(s.function) + suffix,
           "Test" + camel(s.function) + camel(suffix)};
 }
 
@@ -230,6 +230,10 @@ std::string section_text(const TestSection& s, const WriteOptions& o, bool unitt
     out += std::string(any ? "" : "\n") + "    " + row_key(r.values) + ": " + python_string(r.deviation) + ",\n";
     any = true;
   }
+  out += "}\n\n";
+  out += "# What a case that fails in each way does to a deployment.\n";
+  out += n.meanings + " = {\n";
+  for (const auto& [kind, meaning] : s.meanings) out += "    " + python_string(kind) + ": " + python_string(meaning) + ",\n";
   out += "}\n\n\n";
   out += "def " + n.observed + "(" + joined(s.params, ", ") + "):\n";
   out += "    \"\"\"" + s.found + " called as tpcheck conform calls it, and what of it is compared.\"\"\"\n";
@@ -243,19 +247,21 @@ std::string section_text(const TestSection& s, const WriteOptions& o, bool unitt
     quoted.push_back("'expected'");
     out += "@pytest.mark.parametrize(" + python_tuple(quoted) + ", " + n.cases + ")\n";
     out += "def " + n.test + "(" + joined(s.params, ", ") + ", expected):\n";
-    out += "    _assert_outcome(" + n.observed + ", " + case_tuple + ", expected, " + n.deviations + ")\n";
+    out += "    _assert_outcome(" + n.observed + ", " + case_tuple + ", expected, " + n.deviations + ", " + n.meanings +
+           ")\n";
     return out;
   }
   out += "class " + n.test_class + "(unittest.TestCase):\n";
   out += "    def test_cases(self):\n";
   out += "        for *case, expected in " + n.cases + ":\n";
   out += "            with self.subTest(case=tuple(case)):\n";
-  out += "                _assert_outcome_in(self, " + n.observed + ", tuple(case), expected, " + n.deviations + ")\n";
+  out += "                _assert_outcome_in(self, " + n.observed + ", tuple(case), expected, " + n.deviations + ", " +
+         n.meanings + ")\n";
   for (std::size_t k = 0; k < known.size(); ++k) {
     out += "\n    @unittest.expectedFailure\n";
     out += "    def test_known_deviation_" + std::to_string(k + 1) + "(self):\n";
     out += "        *case, expected = KNOWN" + n.cases.substr(5) + "[" + std::to_string(k) + "]\n";
-    out += "        _assert_outcome_in(self, " + n.observed + ", tuple(case), expected, {})\n";
+    out += "        _assert_outcome_in(self, " + n.observed + ", tuple(case), expected, {}, " + n.meanings + ")\n";
   }
   return out;
 }

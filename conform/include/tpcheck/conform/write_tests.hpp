@@ -41,6 +41,10 @@ struct TestSection {
     std::string deviation;  // what the code as it is does wrong here, in a line; empty: it conforms
   };
   std::vector<Row> rows;
+  // What a case that fails in each way does to a deployment, by deviation
+  // kind (wrong_value, too_many, too_few, accepts_invalid, rejects_valid,
+  // wrong_error): the message of a case the code as it is passes.
+  std::vector<std::pair<std::string, std::string>> meanings;
   std::uint64_t grid_cases = 0;
   std::size_t mutants = 0, killed = 0, kept_cases = 0;
 };
