@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "capture.hpp"
 #include "test_parts.hpp"
 #include "tpcheck/conform/protocol.hpp"
 
@@ -19,13 +20,8 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
-  std::size_t at = 0;
-  for (;;) {
-    const auto end = text.find(sep, at);
-    out.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
-    if (end == std::string::npos) return out;
-    at = end + 1;
-  }
+  for (const auto piece : capture::split(text, sep)) out.emplace_back(piece);
+  return out;
 }
 
 // "CommonKVManager._resolve_rank_mapping" -> "common_kv_manager_resolve_rank_mapping"

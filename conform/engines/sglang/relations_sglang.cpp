@@ -488,20 +488,22 @@ std::vector<std::pair<I, I>> pairs_of(const Sizing& s) {
   return out;
 }
 
+// A call per decode rank: the literal `wanted` gives for it, or a refusal
+// where the sizing is not divisible.
+template <class Wanted>
+std::vector<WrittenItem> per_decode_rank(const Sizing& s, const Wanted& wanted) {
+  std::vector<WrittenItem> out;
+  for (I d = 0; d < s.D; ++d) out.push_back({{d}, s.divisible() ? expected_value(wanted(d)) : expected_refusal()});
+  return out;
+}
+
 std::vector<WrittenItem> rank_mapping_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
   const auto s = written_sizing(args, false);
   if (!s) return {};
-  std::vector<WrittenItem> out;
-  for (I d = 0; d < s->D; ++d) {
-    if (!s->divisible()) {
-      out.push_back({{d}, expected_refusal()});
-      continue;
-    }
+  return per_decode_rank(*s, [&](I d) {
     const auto [targets, dst_info, responses] = mapping_wanted(*s, d, args[2] != 0);
-    out.push_back({{d}, expected_value(python_tuple({python_ints(targets), decimal(targets[0]), decimal(dst_info),
-                                                     decimal(responses)}))});
-  }
-  return out;
+    return python_tuple({python_ints(targets), decimal(targets[0]), decimal(dst_info), decimal(responses)});
+  });
 }
 
 std::vector<WrittenItem> head_slice_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
@@ -519,19 +521,12 @@ std::vector<WrittenItem> head_slice_items(const Binding&, std::size_t, const Cas
 std::vector<WrittenItem> staging_layout_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
   const auto s = written_sizing(args, true);
   if (!s) return {};
-  std::vector<WrittenItem> out;
-  for (I d = 0; d < s->D; ++d) {
-    if (!s->divisible()) {
-      out.push_back({{d}, expected_refusal()});
-      continue;
-    }
+  return per_decode_rank(*s, [&](I d) {
     const std::vector<I> slots = staging_slots(*s, d);
     I total = 0;
     for (const I slot : slots) total += slot;
-    out.push_back({{d}, expected_value(python_tuple({decimal(static_cast<I>(slots.size())), python_ints(slots),
-                                                     decimal(total)}))});
-  }
-  return out;
+    return python_tuple({decimal(static_cast<I>(slots.size())), python_ints(slots), decimal(total)});
+  });
 }
 
 std::vector<WrittenItem> slice_config_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
