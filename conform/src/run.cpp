@@ -289,7 +289,8 @@ std::string choose_cases(Session& session, std::size_t index, const Binding& b, 
                          std::vector<GridCase>& cases, KnownOutcomes& known, FunctionReport& fr, bool write,
                          const std::vector<KindInfo>& kinds, RunReport& report) {
   if (b.relation->test_items == nullptr) {
-    fr.not_written = b.relation->not_written ? b.relation->not_written : "its relation says nothing a test can check";
+    fr.not_written = b.relation->not_written ? b.relation->not_written
+                                             : "its relation has no form for written tests yet";
     return "";
   }
   const std::size_t op = operation_index(b.model_op).value_or(0);

@@ -121,7 +121,11 @@ Names names_of(const TestSection& s) {
   const std::string suffix = s.qualifier.empty() ? "" : "_" + snake(s.qualifier);
   std::string upper = suffix;
   for (auto& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  return {"CASES" + upper, "DEVIATIONS" + upper, "MEANINGS" + upper, "observed" + suffix, "test_" + snake(s.function) + suffix,
+  return {"CASES" + upper,
+          "DEVIATIONS" + upper,
+          "MEANINGS" + upper,
+          "observed" + suffix,
+          "test_" + snake(s.function) + suffix,
           "Test" + camel(s.function) + camel(suffix)};
 }
 
@@ -229,7 +233,9 @@ std::string section_text(const TestSection& s, const WriteOptions& o, bool unitt
   out += "}\n\n";
   out += "# What a case that fails in each way does to a deployment.\n";
   out += n.meanings + " = {\n";
-  for (const auto& [kind, meaning] : s.meanings) out += "    " + python_string(kind) + ": " + python_string(meaning) + ",\n";
+  for (const auto& [kind, meaning] : s.meanings) {
+    out += "    " + python_string(kind) + ": " + python_string(meaning) + ",\n";
+  }
   out += "}\n\n\n";
   out += "def " + n.observed + "(" + joined(s.params, ", ") + "):\n";
   out += "    \"\"\"" + s.found + " called as tpcheck conform calls it, and what of it is compared.\"\"\"\n";

@@ -300,8 +300,9 @@ def scenario_no_mutants(tpcheck, fixture_dir, python):
 def scenario_misbehaving(tpcheck, fixture_dir, python):
     adapter = os.path.join(fixture_dir, "adapter_mutants_misbehave.py")
     with tempfile.TemporaryDirectory() as tmp:
-        result = write_tests(tpcheck, python, ["--adapter", adapter, "--function", "remote_rank", "--timeout", "1",
-                                               "--memory", "512"], tmp, expect_exit=(0,))
+        # A budget that a mutant filling 256 MiB meets within, on a loaded machine too.
+        result = write_tests(tpcheck, python, ["--adapter", adapter, "--function", "remote_rank", "--timeout", "3",
+                                               "--memory", "256"], tmp, expect_exit=(0,))
         hung = [line for line in result.stdout.splitlines() if " hung on (" in line]
         ate = [line for line in result.stdout.splitlines() if " ran out of memory or killed its process" in line]
         check(hung and ate, "no line for the mutant that hangs and the one that eats memory:\n" + result.stdout)

@@ -320,7 +320,9 @@ std::vector<std::int64_t> index_wanted(const std::vector<std::int64_t>& a, std::
   const std::int64_t per_pair = slots * page_size * groups;
   std::vector<std::int64_t> want;
   for (std::int64_t pair = 0; pair < pairs; ++pair) {
-    for (std::int64_t t = 0; t < page_size; ++t) want.push_back(pair * per_pair + (slots - 1) * page_size * groups + t * groups + g);
+    for (std::int64_t t = 0; t < page_size; ++t) {
+      want.push_back(pair * per_pair + (slots - 1) * page_size * groups + t * groups + g);
+    }
   }
   return want;
 }

@@ -721,7 +721,8 @@ std::vector<WrittenItem> head_offsets_items(const Binding&, std::size_t, const C
       const auto own_p = heads<I>(p, P, H).value(), own_d = heads<I>(d, D, H).value();
       const I lo = std::max(own_p.first, own_d.first);
       if (lo >= std::min(own_p.end, own_d.end)) continue;  // the pair shares no head: no call
-      out.push_back({{p, d}, expected_value(python_tuple({decimal((lo - own_p.first) * B), decimal((lo - own_d.first) * B)}))});
+      const std::string offsets = python_tuple({decimal((lo - own_p.first) * B), decimal((lo - own_d.first) * B)});
+      out.push_back({{p, d}, expected_value(offsets)});
     }
   }
   return out;
