@@ -265,6 +265,7 @@ int write_reports(const ConformCli& c, const conform::RunReport& report) {
     conform::WriteOptions w;
     w.profile = c.run.profile;
     w.adapter = c.run.adapter;
+    w.hybrid = c.run.hybrid;
     w.style = c.run.import_style;
     w.dir = c.run.write_tests;
     for (const auto& f : c.run.files) {

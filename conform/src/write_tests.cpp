@@ -157,7 +157,8 @@ std::string docstring(const std::vector<const TestSection*>& sections, const Wri
   constexpr std::size_t kWidth = 79;
   const TestSection& first = *sections.front();
   const std::string command = o.adapter ? "tpcheck conform --adapter MODULE.py --write-tests DIR"
-                                        : "tpcheck conform --profile " + o.profile + " --write-tests DIR";
+                                        : "tpcheck conform --profile " + o.profile + (o.hybrid ? " --hybrid" : "") +
+                                              " --write-tests DIR";
   std::string out = "\"\"\"Regression tests of " + first.found + " against tpcheck's model.\n\n";
   out += wrapped("Written by `" + command + "`, on the grid up to --max-tp " + std::to_string(o.bounds.max_tp) +
                      " --max-heads " + std::to_string(o.bounds.max_heads) +

@@ -73,6 +73,7 @@ struct WrittenFile {
 struct WriteOptions {
   std::string profile;  // empty with an adapter
   bool adapter = false;
+  bool hybrid = false;  // --hybrid: the calls are a hybrid model's
   ImportStyle style = ImportStyle::Module;
   std::string dir;  // where the files go: the given files' paths are written relative to it
   std::vector<std::string> files;  // the Python files of the run
