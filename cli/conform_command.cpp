@@ -63,6 +63,14 @@ std::string conform_usage() {
          "  --sarif-base DIR        the SARIF's file URIs are relative to DIR (default: the working directory)\n"
          "  --markdown FILE         also write a Markdown summary table, e.g. $GITHUB_STEP_SUMMARY ('-': standard\n"
          "                          output)\n"
+         "  --mutants               also choose each Python function's test cases by mutation, and print\n"
+         "                          per function the grid's cases, those kept and the mutants each kills\n"
+         "  --write-tests DIR       --mutants, and write a test file per Python function into DIR, in its\n"
+         "                          engine's conventions, the model's outcomes its expectations\n"
+         "  --import-style STYLE    the written tests import the functions from their module (module, the\n"
+         "                          default for a profile) or take them out of the given files (source,\n"
+         "                          the default for an adapter), where the engine is not installed\n"
+         "  --force                 --write-tests may replace files of the same names in DIR\n"
          "  --print-child           print the Python program the child runs, and exit\n"
          "  Exit 0: no deviation; 1: deviations (or cases that could not run); 2: usage or load error.\n";
 }
@@ -72,6 +80,8 @@ constexpr const char* kStandardOutput = "-";
 
 struct ConformCli {
   conform::RunOptions run;
+  bool force = false;         // --force
+  std::string import_style;   // --import-style, as given
   bool json = false;
   bool help = false;
   bool print_child = false;
@@ -89,8 +99,12 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
       c.help = true;
       return c;
     }
-    if (a == "--json" || a == "--hybrid" || a == "--print-child") {
-      (a == "--json" ? c.json : a == "--hybrid" ? c.run.hybrid : c.print_child) = true;
+    if (a == "--json" || a == "--hybrid" || a == "--print-child" || a == "--mutants" || a == "--force") {
+      (a == "--json"      ? c.json
+       : a == "--hybrid"  ? c.run.hybrid
+       : a == "--mutants" ? c.run.mutants
+       : a == "--force"   ? c.force
+                          : c.print_child) = true;
       continue;
     }
     if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -121,6 +135,13 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         c.run.python = v;
       } else if (a == "--corpus") {
         c.run.corpus.push_back(v);
+      } else if (a == "--write-tests") {
+        if (v.empty()) return a + " needs a non-empty value";
+        c.run.write_tests = v;
+        c.run.mutants = true;
+      } else if (a == "--import-style") {
+        if (v != "module" && v != "source") return "--import-style is module or source, not '" + v + "'";
+        c.import_style = v;
       } else if (a == "--record") {
         c.run.record_path = v;
       } else if (a == "--baseline") {
@@ -145,6 +166,15 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
   if (c.run.fuzz_seconds && (!c.run.record_path.empty() || !c.run.baseline_path.empty())) {
     return "--fuzz reports its finding; --record and --baseline are for grid runs";
   }
+  if (c.run.mutants && (c.run.fuzz_seconds || !c.run.baseline_path.empty() || c.json)) {
+    return "--mutants and --write-tests choose cases on the grid: not with --fuzz, --baseline or --json";
+  }
+  if ((c.force || !c.import_style.empty()) && c.run.write_tests.empty()) {
+    return std::string(c.force ? "--force" : "--import-style") + " is an option of --write-tests";
+  }
+  c.run.import_style = c.import_style == "source" || (c.import_style.empty() && c.run.adapter)
+                           ? conform::ImportStyle::Source
+                           : conform::ImportStyle::Module;
   const conform::Profile* profile = conform::find_profile(c.run.profile);
   if (c.run.hybrid && !(profile && !profile->hybrid.empty())) return "--hybrid is an option of " + conform::profiles_taking_hybrid();
   if (!c.run.record_path.empty() && c.run.record_path == c.run.baseline_path) {
@@ -191,6 +221,17 @@ std::optional<std::string> check_outputs(const ConformCli& c) {
     if (std::string(option) == "--record") continue;  // the run writes it, and says why it cannot
     if (auto problem = preflight::check_writable(path)) return option + std::string(" ") + *problem;
   }
+  if (!c.run.write_tests.empty()) {
+    auto bindings = c.run.adapter ? conform::adapter_bindings()
+                                  : conform::profile_bindings(c.run.profile, {c.run.hybrid}).value_or(
+                                        std::vector<conform::Binding>{});
+    if (!c.run.only.empty()) {
+      std::erase_if(bindings, [&](const conform::Binding& b) {
+        return std::find(c.run.only.begin(), c.run.only.end(), b.name) == c.run.only.end();
+      });
+    }
+    if (auto problem = conform::check_test_dir(c.run.write_tests, bindings, c.force)) return *problem;
+  }
   std::error_code ec;
   if (!c.sarif_base.empty() && !std::filesystem::is_directory(c.sarif_base, ec)) {
     return "--sarif-base '" + c.sarif_base + "' is not a directory";
@@ -218,6 +259,28 @@ int write_reports(const ConformCli& c, const conform::RunReport& report) {
     conform::print_json(std::cout, report);
   } else {
     conform::print_text(std::cout, report);
+  }
+  if (c.run.mutants) conform::print_mutants(std::cout, report);
+  if (!c.run.write_tests.empty()) {
+    conform::WriteOptions w;
+    w.profile = c.run.profile;
+    w.adapter = c.run.adapter;
+    w.hybrid = c.run.hybrid;
+    w.style = c.run.import_style;
+    w.dir = c.run.write_tests;
+    for (const auto& f : c.run.files) {
+      if (!conform::is_cxx_source(f)) w.files.push_back(f);
+    }
+    w.bounds = c.run.bounds;
+    const conform::Profile* profile = conform::find_profile(c.run.profile);
+    w.conventions = profile && profile->tests ? profile->tests : &conform::adapter_test_conventions();
+    const auto files = conform::test_files(report.sections, w);
+    if (auto error = conform::write_test_files(c.run.write_tests, files, c.force)) {
+      std::cout.flush();
+      std::cerr << "tpcheck conform: " << *error << "\n";
+      return 2;
+    }
+    conform::print_written(std::cout, c.run.write_tests, files);
   }
   std::cout.flush();
   for (const auto& [option, path] : {std::pair{"--sarif", c.sarif}, std::pair{"--markdown", c.markdown}}) {

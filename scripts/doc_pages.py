@@ -23,7 +23,8 @@ A comment on the line right before the fence changes how the block is run:
     <!-- doctest: skip: WHY -->     not run (an installation, a run on files
                                     only a user has): WHY says why
     <!-- doctest: needs FEATURE --> run only where the build has FEATURE
-                                    (prove: Z3; numpy: a Python with numpy)
+                                    (prove: Z3; numpy, pytest: a Python with
+                                    them; several: needs A B)
 """
 import re
 import shlex

@@ -40,7 +40,9 @@ COMPILE_FLAGS = __future__.annotations.compiler_flag
 
 
 def compile_source(node, path):
-    """Code under test, compiled with postponed annotations whatever the child's own flags."""
+    """Code under test, compiled with postponed annotations whatever the child's own flags (and with
+    the mutant being run applied, part 1c)."""
+    node = apply_mutant(node, path)
     return compile(ast.fix_missing_locations(ast.Module(body=[node], type_ignores=[])), path, "exec",
                    flags=COMPILE_FLAGS, dont_inherit=True)
 
@@ -645,7 +647,14 @@ def import_adapter(path):
             raise LoadError("%s: not a Python module" % path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        if ACTIVE_MUTANT is None:
+            spec.loader.exec_module(module)
+        else:  # the module's code with the mutant applied (part 1c)
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(), filename=path)
+            module.__file__ = path
+            tree.body = [apply_mutant(statement, path) for statement in tree.body]
+            exec(compile(ast.fix_missing_locations(tree), path, "exec"), module.__dict__)
     except LoadError:
         raise
     except FileNotFoundError:

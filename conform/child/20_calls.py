@@ -26,6 +26,7 @@ class Target:
         self.item_setup = None   # the same, for a driver to run per call
         self.namespace = {}      # the globals of the definition's file
         self.driver = None       # the driver of a kind of DRIVERS, bound to this target
+        self.source = None       # a top-level function's file (SourceFile)
 
 
 def find_class(names, sources):
@@ -94,6 +95,7 @@ def bind(spec, sources):
             return None, "%s: %s" % (where, problem)
         source.define_records([definition.node])
         target = Target(spec, definition.name, source.path, definition.line)
+        target.source = source
         target.function, target.namespace = source.namespace[definition.name], source.namespace
         if spec["instance_argument"]:
             if found_class is None:
@@ -149,13 +151,14 @@ def runner_scope(target):
     return scope
 
 
-def call_expression(spec, callable_):
-    """The call of one case, from the definition's parameters: each gets the
-    profile's value for its name (positional while it can, then by keyword),
-    optional ones only if the definition has them, and a parameter the
-    profile has no value for must have a default."""
-    if spec["positional"]:
-        return "_f(%s)" % ", ".join(spec["params"])
+def call_parts(spec, callable_, wrap="(%s)"):
+    """The arguments of one case's call, from the definition's parameters:
+    each gets the profile's value for its name (positional while it can,
+    then by keyword), optional ones only if the definition has them, and a
+    parameter the profile has no value for must have a default. Returns the
+    arguments always passed, and (argument, condition) for those passed only
+    where their condition holds; each value written through `wrap`
+    (parenthesised for the loop, as it is for a written test)."""
     try:
         signature = inspect.signature(callable_)
     except (TypeError, ValueError) as e:
@@ -179,25 +182,32 @@ def call_expression(spec, callable_):
             if a is None and p.default is p.empty:
                 raise Unshapeable("its parameter %r has no default, and the profile has no value for it" % p.name)
             if a is not None:
-                conditional.append(a)
+                conditional.append(("%s=%s" % (a["name"], wrap % a["value"]), a["when"]))
             by_keyword = True
             continue
         if p.kind is p.KEYWORD_ONLY or by_keyword:
             if p.kind is p.POSITIONAL_ONLY:
                 raise Unshapeable("its positional-only parameter %r follows one the profile leaves out" % p.name)
-            passed.append("%s=(%s)" % (p.name, a["value"]))
+            passed.append("%s=%s" % (p.name, wrap % a["value"]))
         else:
-            passed.append("(%s)" % a["value"])
-    call = "_f(%s)" % ", ".join(passed)
-    for a in conditional:
-        with_it = "_f(%s)" % ", ".join(passed + ["%s=(%s)" % (a["name"], a["value"])])
-        call = "(%s if (%s) else %s)" % (with_it, a["when"], call)
+            passed.append(wrap % a["value"])
+    return passed, conditional
+
+
+def call_expression(spec, callable_, callee="_f", wrap="(%s)"):
+    """The call of one case (call_parts), as one expression calling `callee`."""
+    if spec["positional"]:
+        return "%s(%s)" % (callee, ", ".join(spec["params"]))
+    passed, conditional = call_parts(spec, callable_, wrap)
+    call = "%s(%s)" % (callee, ", ".join(passed))
+    for argument, when in conditional:
+        call = "(%s(%s) if (%s) else %s)" % (callee, ", ".join(passed + [argument]), when, call)
     return call
 
 
-def instance_setup(spec, cls):
-    """The statement that gives the instance its attributes for one case. A
-    read-only property of the name gets its fallback attributes instead; an
+def instance_items(spec, cls):
+    """The attributes the instance gets for one case, (name, value) in order.
+    A read-only property of the name gets its fallback attributes instead; an
     `if_plain` attribute only where the class has no property of that name."""
     items = []
     for attribute in spec["attributes"]:
@@ -209,6 +219,12 @@ def instance_setup(spec, cls):
                 items += [(name, value) for name, value in attribute["fallback"]]
                 continue
         items.append((attribute["name"], attribute["value"]))
+    return items
+
+
+def instance_setup(spec, cls):
+    """The statement that gives the instance its attributes for one case."""
+    items = instance_items(spec, cls)
     if "__slots__" in cls.__dict__:
         return "; ".join("_inst.%s = (%s)" % item for item in items) or "pass"
     return "_inst.__dict__ = {%s}" % ", ".join("%r: (%s)" % item for item in items)

@@ -168,38 +168,102 @@ class Replies:
             self.busy = False
 
 
+def adapter_target(module, spec, path):
+    """The adapter's function for `spec`, or None."""
+    function = getattr(module, spec["functions"][0], None)
+    if not callable(function):
+        return None
+    code = getattr(function, "__code__", None)
+    target = Target(spec, spec["functions"][0], getattr(code, "co_filename", path), getattr(code, "co_firstlineno", 0))
+    target.function, target.call = function, call_expression(spec, function)
+    return target
+
+
 class Child:
     def __init__(self, replies):
         self.replies = replies
         self.targets = []
+        self.request = None
+        self.sources = []
+        self.mutants = {}       # binding -> its mutants (part 1c)
+        self.mutant = None      # (binding, mutant) bound in mutant_target
+        self.mutant_target = None
 
     def load(self, request):
+        self.request = request
         if request["mode"] == "adapter":
             module = import_adapter(request["files"][0])
             for i, spec in enumerate(request["bindings"]):
-                function = getattr(module, spec["functions"][0], None)
-                if callable(function):
-                    code = getattr(function, "__code__", None)
-                    target = Target(spec, spec["functions"][0], getattr(code, "co_filename", request["files"][0]),
-                                    getattr(code, "co_firstlineno", 0))
-                    target.function, target.call = function, call_expression(spec, function)
-                    self.targets.append(target)
+                target = adapter_target(module, spec, request["files"][0])
+                self.targets.append(target)
+                if target is not None:
                     self.replies.line("BOUND %d %s %s" % (i, target.qualname, escape(target.where)))
                 else:
-                    self.targets.append(None)
                     self.replies.line("SKIPPED %d %s" % (i, escape("the adapter does not expose it")))
             return
-        sources = load_sources(request["files"])
+        self.sources = load_sources(request["files"])
         for i, spec in enumerate(request["bindings"]):
-            target, reason = bind(spec, sources)
+            target, reason = bind(spec, self.sources)
             self.targets.append(target)
             if target is None:
                 self.replies.line("SKIPPED %d %s" % (i, escape(reason)))
             else:
                 self.replies.line("BOUND %d %s %s" % (i, target.qualname, escape(target.where)))
 
+    def mutants_of(self, i):
+        if i not in self.mutants:
+            target = self.targets[i]
+            if self.request["mode"] == "adapter":
+                path = self.request["files"][0]
+                nodes = [(path, node) for node in adapter_nodes(target, path)]
+            else:
+                nodes = [(s.path, node) for s, node in mutable_nodes(target, self.sources)]
+            self.mutants[i] = mutants_of(nodes)
+        return self.mutants[i]
+
+    def target_of(self, i, mutant):
+        """Binding i's target, or that of its mutant (the files loaded again with it applied)."""
+        global ACTIVE_MUTANT
+        if mutant is None or mutant < 0:
+            return self.targets[i]
+        if self.mutant != (i, mutant):
+            self.mutant, self.mutant_target = None, None
+            spec = self.request["bindings"][i]
+            ACTIVE_MUTANT = self.mutants_of(i)[mutant][0]
+            try:
+                if self.request["mode"] == "adapter":
+                    sys.modules.pop("tpcheck_conform_adapter", None)
+                    target = adapter_target(import_adapter(self.request["files"][0]), spec, self.request["files"][0])
+                    why = "the mutant does not define it"
+                else:
+                    target, why = bind(spec, load_sources(self.request["files"]))
+            except LoadError as e:
+                target, why = None, str(e)
+            finally:
+                ACTIVE_MUTANT = None
+            if target is None:
+                raise LoadError("mutant %d (%s) cannot be bound: %s" % (mutant, mutant_text(self.mutants_of(i)[mutant]),
+                                                                         why))
+            self.mutant, self.mutant_target = (i, mutant), target
+        return self.mutant_target
+
+    def info(self, text):
+        data = text.encode("utf-8", "backslashreplace")
+        self.replies.write(b"INFO %d\n" % len(data) + data)
+
+    def answer(self, request):
+        """A mutants or describe request, answered with an INFO frame (or FAILED)."""
+        i = request["binding"]
+        if self.targets[i] is None:
+            raise LoadError("binding %d is not bound" % i)
+        if request["op"] == "mutants":
+            self.info("\n".join(escape(mutant_text(m)).replace("\t", " ") for m in self.mutants_of(i)))
+            return
+        adapter = self.request["files"][0] if self.request["mode"] == "adapter" else None
+        self.info(written_test(self.targets[i], self.sources, adapter))
+
     def run(self, request):
-        target = self.targets[request["binding"]]
+        target = self.target_of(request["binding"], request.get("mutant"))
         start = request["from"]
         careful = max(0, request["careful_until"] - start)
         runner = make_runner(target, request["grid"], start, careful > 0)
@@ -251,7 +315,10 @@ def main():
                 replies.line("READY")
             else:
                 try:
-                    child.run(request)
+                    if request["op"] == "run":
+                        child.run(request)
+                    else:
+                        child.answer(request)
                 except Exception as e:  # noqa: BLE001 - the child's own failure, not the code under test's
                     replies.flush()
                     replies.line("FAILED " + escape("%s: %s" % (type(e).__name__, e)))

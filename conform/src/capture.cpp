@@ -6,7 +6,6 @@
 #include "tpcheck/conform/protocol.hpp"
 
 namespace tpcheck::conform::capture {
-namespace {
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> out;
@@ -18,6 +17,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     start = at + 1;
   }
 }
+
+namespace {
 
 std::optional<std::int64_t> read_int64(std::string_view word) {
   std::int64_t v = 0;

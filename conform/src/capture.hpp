@@ -14,6 +14,9 @@
 
 namespace tpcheck::conform::capture {
 
+// The pieces of `text` between each `separator` (one more than there are separators).
+std::vector<std::string_view> split(std::string_view text, char separator);
+
 // A value handed to a stand-in: an unsigned 64-bit integer, or why it is not one.
 struct Value {
   enum class Form { U64, Negative, TooLarge, NotInteger };

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cxx_extract.hpp"
-#include "embedded_cxx.hpp"
+#include "embedded_files.hpp"
 #include "tpcheck/conform/child_process.hpp"
 
 namespace tpcheck::conform {

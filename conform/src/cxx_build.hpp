@@ -43,7 +43,7 @@ struct CxxUnit {
 };
 
 // An engine's C++ child: what its drivers call, and how its translation unit
-// is written. Its sources are the engine's cxx/ (embedded_cxx.hpp).
+// is written. Its sources are the engine's cxx/ (embedded_files.hpp).
 struct CxxChild {
   // The function every driver calls: it cannot be left out, and without it
   // nothing is built (`missing_driver` says what to give).

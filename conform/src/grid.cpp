@@ -645,4 +645,19 @@ std::string grid_json(const Grid& grid) {
   return out + "]}";
 }
 
+bool smaller_case(const CaseArgs& a, const CaseArgs& b) {
+  auto key = [](const CaseArgs& c) {
+    BigInt largest = 0, sum = 0;
+    for (const auto& v : c) {
+      const BigInt m = abs(v);
+      largest = std::max(largest, m);
+      sum += m;
+    }
+    return std::make_pair(largest, sum);
+  };
+  const auto ka = key(a), kb = key(b);
+  if (ka != kb) return ka < kb;
+  return a < b;
+}
+
 }  // namespace tpcheck::conform

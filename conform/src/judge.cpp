@@ -1,6 +1,7 @@
 #include "tpcheck/conform/judge.hpp"
 
 #include "tpcheck/conform/binding_text.hpp"
+#include "tpcheck/conform/written.hpp"
 #include "tpcheck/operations.hpp"
 #include "tpcheck/outcome.hpp"
 
@@ -64,17 +65,24 @@ Judgement judge_exact(const Binding& b, std::size_t op, const CaseArgs& args, co
 // One count for every producer rank p of (P, D): single_readers(p, P, D)
 // must be that count for each p, and fail (identically for every p) where it
 // fails. Rank 0 stands for all ranks when there are none or it fails.
-Judgement judge_count_for_every_rank(const Binding& b, std::size_t op, const CaseArgs& args, const Actual& actual) {
-  Judgement j;
-  const BigInt& P = args[0];
-  const BigInt& D = args[1];
+// The producer ranks a count for all of P's is checked against: every one,
+// or for a huge P a sample (both ends, the middle). Rank 0 stands for all
+// ranks when there are none.
+std::vector<BigInt> producer_ranks(const BigInt& P) {
   std::vector<BigInt> ranks = {0};
   if (P > 0 && P <= kAllRanksUpTo) {
     for (BigInt p = 1; p < P; ++p) ranks.push_back(p);
   } else if (P > kAllRanksUpTo) {
     ranks = {0, 1, 2, P / 2 - 1, P / 2, P - 2, P - 1};
   }
-  for (const BigInt& p : ranks) {
+  return ranks;
+}
+
+Judgement judge_count_for_every_rank(const Binding& b, std::size_t op, const CaseArgs& args, const Actual& actual) {
+  Judgement j;
+  const BigInt& P = args[0];
+  const BigInt& D = args[1];
+  for (const BigInt& p : producer_ranks(P)) {
     const std::vector<BigInt> model_args = {p, P, D};
     j.expected = model_outcome(op, model_args);
     j.kind = classify(j.expected, actual);
@@ -84,11 +92,33 @@ Judgement judge_count_for_every_rank(const Binding& b, std::size_t op, const Cas
   return finished(std::move(j), actual);
 }
 
+std::vector<BigInt> model_args_of(const Binding& b, const CaseArgs& args) {
+  std::vector<BigInt> out;
+  for (const std::size_t k : b.model_from_case) out.push_back(args[k]);
+  return out;
+}
+
+std::vector<WrittenItem> exact_items(const Binding& b, std::size_t op, const CaseArgs& args, const Actual*) {
+  return {{{}, expected_outcome(model_outcome(op, model_args_of(b, args)))}};
+}
+
+// One item per producer rank p (the ranks the judge asks about): the one
+// count the function returns must be each one's.
+std::vector<WrittenItem> count_items(const Binding&, std::size_t op, const CaseArgs& args, const Actual*) {
+  std::vector<WrittenItem> out;
+  for (const BigInt& p : producer_ranks(args[0])) {
+    out.push_back({{p}, expected_outcome(model_outcome(op, {p, args[0], args[1]}))});
+    if (out.back().expected.form != Expected::Form::Value) break;  // fails alike for every rank
+  }
+  return out;
+}
+
 }  // namespace
 
 const Relation kExact{
     .judge = judge_exact,
     .compared_with = [](const Binding& b) { return "`" + model_call(b) + "`: value or exact error"; },
+    .test_items = exact_items,
 };
 
 const Relation kCountForEveryProducerRank{
@@ -98,6 +128,8 @@ const Relation kCountForEveryProducerRank{
           return "`" + b.model_op + "(p, P, D)` for every prefill rank `p`: one count must fit them all, and it fails "
                  "where they fail";
         },
+    .test_items = count_items,
+    .test_coords = {"p"},
 };
 
 std::optional<Kind> classify(const std::string& expected, const Actual& actual) {

@@ -80,6 +80,13 @@ bool parse_header(std::string_view tag, std::string_view rest, Frame& f, std::ui
     f.number = *n;
     return true;
   }
+  if (tag == "INFO") {
+    f.tag = Frame::Tag::Info;
+    const auto n = number(rest);
+    if (!n || *n > kMaxTextsBytes) return false;
+    payload = *n;
+    return true;
+  }
   if (tag == "OUTCOMES") {
     f.tag = Frame::Tag::Outcomes;
     const auto n = number(rest);
@@ -341,6 +348,8 @@ FrameParse parse_frame(std::string_view buffer) {
     if (!(tag == "TEXTS" ? MarshalReader(body).outcomes(p.frame.texts) : read_exceptions(body, p.frame.texts))) {
       return garbage(concat({"a ", tag, " frame whose outcomes are not its count or form"}));
     }
+  } else if (p.frame.tag == Frame::Tag::Info) {
+    p.frame.detail = std::string(body);
   } else if (p.frame.tag == Frame::Tag::Outcomes) {
     p.frame.ids.resize(payload / 4);
     for (std::size_t i = 0; i < p.frame.ids.size(); ++i) {
@@ -360,6 +369,7 @@ std::string encode_frame(const Frame& f) {
     case Frame::Tag::LoadError: return "LOADERROR " + escape(f.detail) + "\n";
     case Frame::Tag::Failed: return "FAILED " + escape(f.detail) + "\n";
     case Frame::Tag::Done: return "DONE " + std::to_string(f.number) + "\n";
+    case Frame::Tag::Info: return "INFO " + std::to_string(f.detail.size()) + "\n" + f.detail;
     case Frame::Tag::Bound: return "BOUND " + std::to_string(f.number) + " " + f.name + " " + escape(f.detail) + "\n";
     case Frame::Tag::Skipped: return "SKIPPED " + std::to_string(f.number) + " " + escape(f.detail) + "\n";
     case Frame::Tag::Text: {

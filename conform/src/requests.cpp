@@ -58,9 +58,14 @@ std::string load_request(const std::string& mode, const std::vector<std::string>
 }
 
 std::string run_request(std::size_t binding, const std::string& grid_json, std::uint64_t from,
-                        std::uint64_t careful_until) {
+                        std::uint64_t careful_until, std::int64_t mutant) {
   return "{\"op\": \"run\", \"binding\": " + std::to_string(binding) + ", \"from\": " + std::to_string(from) +
-         ", \"careful_until\": " + std::to_string(careful_until) + ", \"grid\": " + grid_json + "}\n";
+         ", \"careful_until\": " + std::to_string(careful_until) +
+         (mutant >= 0 ? ", \"mutant\": " + std::to_string(mutant) : std::string()) + ", \"grid\": " + grid_json + "}\n";
+}
+
+std::string info_request(const std::string& op, std::size_t binding) {
+  return "{\"op\": " + json_string(op) + ", \"binding\": " + std::to_string(binding) + "}\n";
 }
 
 }  // namespace tpcheck::conform

@@ -24,22 +24,6 @@ namespace {
 
 constexpr std::size_t kShownChanges = 20;
 
-// Smallest sizes first: the largest magnitude, then the sum of magnitudes, then the arguments.
-bool smaller(const CaseArgs& a, const CaseArgs& b) {
-  auto key = [](const CaseArgs& c) {
-    BigInt largest = 0, sum = 0;
-    for (const auto& v : c) {
-      const BigInt m = abs(v);
-      largest = std::max(largest, m);
-      sum += m;
-    }
-    return std::make_pair(largest, sum);
-  };
-  const auto ka = key(a), kb = key(b);
-  if (ka != kb) return ka < kb;
-  return a < b;
-}
-
 std::string args_text(const CaseArgs& args) {
   std::string s;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -58,24 +42,13 @@ std::string signature_of(const RunOptions& o) {
   return s;
 }
 
-// An outcome as the judge thread keeps it: its rendering is made once, and
-// only when something shows it (a record, a baseline, a deviation).
-struct KnownOutcome {
-  Actual actual;
-  mutable std::optional<std::string> rendering;
-  const std::string& shown() const {
-    if (!rendering) rendering = actual.rendered();
-    return *rendering;
-  }
-};
-
 // The order of a finding's place among others of its kind: by configuration
 // (SPEC §14B.5: the smallest P + D, then the parameters and coordinates in
 // order, "-" first), or sizes first.
 bool smaller_finding(const Binding& b, const CaseArgs& a, const std::vector<std::optional<BigInt>>& at_a,
                      const CaseArgs& c, const std::vector<std::optional<BigInt>>& at_c) {
   if (!b.configuration_order) {
-    if (a != c) return smaller(a, c);
+    if (a != c) return smaller_case(a, c);
     return at_a < at_c;
   }
   auto key = [&](const CaseArgs& args, const std::vector<std::optional<BigInt>>& at) {
@@ -100,6 +73,7 @@ struct FunctionRun {
   RecordWriter* record;
   BaselineReader* baseline;
   const std::vector<KindInfo>& kinds;
+  std::vector<GridCase>* cases;  // --mutants: every case with the code's outcome
   std::string error;
   // Why cases were not compared, each with its count, in the order first
   // met; "" stands for the binding's usual reason.
@@ -197,16 +171,13 @@ struct FunctionRun {
     const Judgement j = judge(binding, op, args, actual);
     if (findings) report.judge_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - judging).count();
     if (j.not_compared) not_compared(j.not_compared_reason);
-    const bool conforms = findings ? std::none_of(j.findings.begin(), j.findings.end(), [&](const Finding& f) {
-      const KindInfo* info = find_kind(kinds, f.kind);
-      return !binding.informational && (!info || info->failure);
-    })
-                                   : !j.kind;
+    const bool conforms = !is_deviation(binding, j, kinds);
+    if (cases) cases->push_back({args, actual, !conforms, {}, {}});
     if (baseline && report.in_baseline) {
       ++report.changes;
       report.shown_changes.push_back({args, before, outcome.shown(), j.expected, conforms});
       std::sort(report.shown_changes.begin(), report.shown_changes.end(),
-                [](const Change& a, const Change& b) { return smaller(a.args, b.args); });
+                [](const Change& a, const Change& b) { return smaller_case(a.args, b.args); });
       if (report.shown_changes.size() > kShownChanges) report.shown_changes.pop_back();
     }
     if (findings) {
@@ -226,7 +197,7 @@ struct FunctionRun {
                 [](const DeviationGroup& a, const DeviationGroup& b) { return a.kind < b.kind; });
       group = std::find_if(report.deviations.begin(), report.deviations.end(),
                            [&](const DeviationGroup& g) { return g.kind == *j.kind; });
-    } else if (smaller(args, group->smallest.args)) {
+    } else if (smaller_case(args, group->smallest.args)) {
       group->smallest = {args, {}, j.expected, outcome.shown(), j.note};
       group->effect = j.effect;
     }
@@ -289,25 +260,22 @@ std::vector<CaseArgs> extra_cases(const Binding& b, const std::vector<ModelCall>
 struct ChildRun {
   std::vector<Binding> bindings;
   std::optional<Session> session;
-  std::deque<KnownOutcome> known;  // the session's outcomes by id; grows without moving what it holds
+  KnownOutcomes known;  // the session's outcomes by id; grows without moving what it holds
 };
 
 // Calls one bound function on its whole grid, judging on a second thread.
 // `known`: the session's outcomes by id (an id defined for one function may
 // answer another's cases).
 std::string check_function(Session& session, std::size_t index, const Binding& b, const Grid& grid,
-                           std::deque<KnownOutcome>& known, FunctionReport& fr, RecordWriter* record,
-                           BaselineReader* baseline, const std::vector<KindInfo>& kinds) {
-  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, kinds, {}, {}};
+                           KnownOutcomes& known, FunctionReport& fr, RecordWriter* record,
+                           BaselineReader* baseline, const std::vector<KindInfo>& kinds,
+                           std::vector<GridCase>* cases) {
+  FunctionRun run{b, fr, operation_index(b.model_op).value_or(0), record, baseline, kinds, cases, {}, {}};
   BatchQueue queue;
   std::thread judging([&] {
     GridCursor cursor(grid);
     while (auto batch = queue.pop()) {
-      for (auto& [id, actual] : batch->definitions) {
-        if (id >= known.size()) known.resize(id + 1);
-        known[id].rendering.reset();
-        known[id].actual = std::move(actual);
-      }
+      learn(known, *batch);
       std::size_t next_inline = 0;
       KnownOutcome raised;
       for (const std::uint32_t id : batch->ids) {
@@ -337,6 +305,67 @@ std::string check_function(Session& session, std::size_t index, const Binding& b
   }
   if (fr.not_compared) fr.not_compared_reason = run.not_compared_text();
   return run.error;
+}
+
+// --mutants, --write-tests: the function's test cases chosen by mutation
+// (selection.hpp), and with --write-tests its section of a test file. An
+// error only when the child cannot answer at all.
+std::string choose_cases(Session& session, std::size_t index, const Binding& b, const Grid& grid,
+                         std::vector<GridCase>& cases, KnownOutcomes& known, FunctionReport& fr, bool write,
+                         const std::vector<KindInfo>& kinds, RunReport& report) {
+  if (b.relation->test_items == nullptr) {
+    fr.not_written = b.relation->not_written ? b.relation->not_written
+                                             : "its relation has no form for written tests yet";
+    return "";
+  }
+  const std::size_t op = operation_index(b.model_op).value_or(0);
+  for (auto& c : cases) {
+    c.items = b.relation->test_items(b, op, c.args, &c.code);
+    if (!c.items.empty()) c.outcome_class = outcome_class(b, c.args, c.items.front().expected);
+  }
+  // Kept whatever the mutants do: the profile's probes (wide values no mutant
+  // operator stands for), and each deviation's smallest case.
+  std::vector<std::size_t> always;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (!cases[i].items.empty() && std::find(b.probes.begin(), b.probes.end(), cases[i].args) != b.probes.end()) {
+      always.push_back(i);
+    }
+  }
+  for (const auto* groups : {&fr.deviations, &fr.notes}) {
+    if (groups == &fr.notes && !b.informational) continue;  // notes are not deviations
+    for (const auto& g : *groups) {
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (cases[i].args == g.smallest.args && !cases[i].items.empty()) {
+          always.push_back(i);
+          break;
+        }
+      }
+    }
+  }
+  std::string error;
+  Selection sel = select_cases(session, index, b, grid, cases, always, known, kinds, error);
+  if (!error.empty()) return b.name + ": " + error;
+  if (sel.killed_by_kept != sel.killed_by_grid) {
+    return b.name + ": the kept cases kill " + std::to_string(sel.killed_by_kept) + " mutants where the grid kills " +
+           std::to_string(sel.killed_by_grid) + " (a defect of tpcheck)";
+  }
+  if (write) {
+    const auto description = session.ask("describe", index, error);
+    std::string problem;
+    std::optional<TestSection> section;
+    if (description) {
+      section = make_section(b, sel, cases, cases.size(), fr.found, *description, kinds, problem);
+    } else {
+      problem = "not written: the child cannot say how to call it: " + error;
+    }
+    if (section) {
+      report.sections.push_back(std::move(*section));
+    } else {
+      fr.not_written = problem;
+    }
+  }
+  fr.selection = std::move(sel);
+  return "";
 }
 
 }  // namespace
@@ -544,9 +573,19 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
       grid = make_grid(b.params, b.style, o.bounds, extra_cases(b, regression), b.probes);
     }
     if (b.child == ChildKind::Cxx) grid = explicit_grid(grid);  // the C++ child reads cases, not grids
+    const bool choose = o.mutants && b.child == ChildKind::Python;
+    std::vector<GridCase> cases;
     error = check_function(*run_of[i].first->session, run_of[i].second, b, grid, run_of[i].first->known, fr,
-                           record ? &*record : nullptr, baseline ? &*baseline : nullptr, profile_kinds(o.profile));
+                           record ? &*record : nullptr, baseline ? &*baseline : nullptr, profile_kinds(o.profile),
+                           choose ? &cases : nullptr);
     if (!error.empty()) return std::nullopt;
+    if (choose) {
+      error = choose_cases(*run_of[i].first->session, run_of[i].second, b, grid, cases, run_of[i].first->known, fr,
+                           !o.write_tests.empty(), profile_kinds(o.profile), report);
+      if (!error.empty()) return std::nullopt;
+    } else if (o.mutants) {
+      fr.not_written = b.relation->not_written ? b.relation->not_written : "a C++ function";
+    }
     report.cases += fr.cases;
   }
   if (baseline) {

@@ -49,6 +49,14 @@ Actual crashed(std::string what) { return {Actual::Status::Crashed, "", std::mov
 
 }  // namespace
 
+void learn(KnownOutcomes& known, OutcomeBatch& batch) {
+  for (auto& [id, actual] : batch.definitions) {
+    if (id >= known.size()) known.resize(id + 1);
+    known[id].rendering.reset();
+    known[id].actual = std::move(actual);
+  }
+}
+
 std::string Session::child_name() const {
   return command_.executable.empty() ? "the Python child" : "the C++ child";
 }
@@ -76,6 +84,8 @@ struct Session::RunState {
   std::uint64_t unexplained_from = 0;
   std::string unexplained_what;
   Actual failure;
+  std::int64_t mutant = -1;
+  const std::function<bool()>* stop = nullptr;
 };
 
 std::optional<Session> Session::open(ChildCommand command, std::string& error) {
@@ -174,7 +184,7 @@ std::uint32_t Session::define(OutcomeBatch& batch, Actual actual) {
 }
 
 Session::End Session::run_once(std::size_t index, const std::string& grid_json, RunState& st, const OutcomeSink& sink) {
-  std::string output = run_request(index, grid_json, st.next, st.careful_until);
+  std::string output = run_request(index, grid_json, st.next, st.careful_until, st.mutant);
   inline_.clear();  // a failed run's exceptions belong to no case of this one
   const auto started = Clock::now();
   auto last_progress = started;
@@ -227,6 +237,7 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
           st.calls += f.ids.size();
           st.largest_frame = std::max<std::uint64_t>(st.largest_frame, f.ids.size());
           deliver();
+          if (st.stop && *st.stop && (*st.stop)()) return end(End::Stopped, {});
           last_progress = Clock::now();  // an empty frame: the child starts calling
           calling = true;
           if (!f.ids.empty() && st.next < st.total) {
@@ -273,9 +284,47 @@ Session::End Session::run_once(std::size_t index, const std::string& grid_json, 
   }
 }
 
-void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink) {
+std::optional<std::string> Session::ask(const std::string& op, std::size_t index, std::string& error) {
+  if (!child_.running() && !start(error)) return std::nullopt;
+  std::string output = info_request(op, index);
+  const auto deadline = Clock::now() + command_.load_timeout;
+  bool closed = false;
+  for (;;) {
+    const FrameParse p = parse_frame(std::string_view(input_).substr(parsed_));
+    if (p.status == FrameParse::Status::Garbage) {
+      child_.kill();
+      error = child_name() + " answered garbage: " + p.problem;
+      return std::nullopt;
+    }
+    if (p.status == FrameParse::Status::Parsed) {
+      parsed_ += p.consumed;
+      if (p.frame.tag == Frame::Tag::Info) return p.frame.detail;
+      child_.kill();
+      error = p.frame.tag == Frame::Tag::Failed ? child_name() + " could not answer: " + p.frame.detail
+                                                : child_name() + " answered out of order";
+      return std::nullopt;
+    }
+    if (closed) {
+      error = child_name() + " " + child_.end_description();
+      return std::nullopt;
+    }
+    compact_input();
+    const auto pumped = child_.pump(output, input_, deadline);
+    if (pumped == ChildProcess::Pump::Deadline) {
+      child_.kill();
+      error = child_name() + " did not answer within " + seconds(command_.load_timeout);
+      return std::nullopt;
+    }
+    closed = pumped == ChildProcess::Pump::Closed;
+  }
+}
+
+void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink,
+                  std::int64_t mutant, const std::function<bool()>& stop) {
   RunState st;
   st.total = total;
+  st.mutant = mutant;
+  st.stop = &stop;
   const std::string& name = command_.bindings[index].name;
   std::string not_run_why;
   auto settle_unexplained = [&](bool finished) {
@@ -298,6 +347,10 @@ void Session::run(std::size_t index, const std::string& grid_json, std::uint64_t
     const End how = run_once(index, grid_json, st, sink);
     settle_unexplained(false);
     if (how == End::Done) continue;
+    if (how == End::Stopped) {
+      not_run_why = "stopped: enough of its cases were run";
+      break;
+    }
     incidents_.push_back(name + ": " + st.failure.rendered());
     OutcomeBatch batch;
     if (how == End::Failed) {

@@ -152,6 +152,28 @@ TEST(ConformProtocol, WritesRequests) {
   EXPECT_NE(load.find("\"files\": [\"u\\\"tils.py\"]"), std::string::npos) << load;
   EXPECT_NE(load.find("\"fallback\": [[\"engine_id\", \"'local'\"]]"), std::string::npos) << load;
   EXPECT_NE(load.find("\"params\": [\"L\", \"R\"]"), std::string::npos) << load;
+  // A mutant's run names it; the questions answered by an INFO frame name their binding.
+  EXPECT_EQ(run_request(0, "{}", 0, 0, 12), "{\"op\": \"run\", \"binding\": 0, \"from\": 0, \"careful_until\": 0, "
+                                          "\"mutant\": 12, \"grid\": {}}\n");
+  EXPECT_EQ(info_request("mutants", 3), "{\"op\": \"mutants\", \"binding\": 3}\n");
+}
+
+TEST(ConformProtocol, ReadsInfoFrames) {
+  std::size_t consumed = 0;
+  const std::string text = "a.py:3: + -> -\nb.py:4: 1 -> 2";
+  const Frame f = parsed("INFO " + std::to_string(text.size()) + "\n" + text + "READY\n", &consumed);
+  EXPECT_EQ(f.tag, Frame::Tag::Info);
+  EXPECT_EQ(f.detail, text);
+  EXPECT_EQ(consumed, 6 + std::to_string(text.size()).size() + text.size());
+  EXPECT_EQ(parse_frame("INFO 10\nshort").status, FrameParse::Status::Incomplete);
+  EXPECT_EQ(parsed("INFO 0\n").detail, "");
+  for (const char* line : {"INFO\n", "INFO -1\n", "INFO 1 2\n", "INFO 99999999999\n"}) {
+    EXPECT_EQ(parse_frame(line).status, FrameParse::Status::Garbage) << line;
+  }
+  Frame info;
+  info.tag = Frame::Tag::Info;
+  info.detail = std::string("body\tx\n\0y", 10);
+  EXPECT_EQ(parsed(encode_frame(info)).detail, info.detail);
 }
 
 }  // namespace

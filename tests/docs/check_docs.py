@@ -8,8 +8,9 @@ PAGE (README.md, docs/...): every generated block is what BUILD_DIR/tpcheck
 prints now, and every example (a ```console block) runs and prints what the
 page shows; README.md is at most 200 lines. A block marked
 <!-- doctest: needs FEATURE --> runs only where the machine has FEATURE:
-prove (a tpcheck built with Z3), numpy (/usr/bin/python3 with numpy) or cxx
-(conform can compile C++ here: libclang and a C++ compiler).
+prove (a tpcheck built with Z3), numpy (/usr/bin/python3 with numpy), pytest
+(/usr/bin/python3 with pytest) or cxx (conform can compile C++ here: libclang
+and a C++ compiler).
 --links: every relative link of every page reaches a file (and a heading, for
 an #anchor), and every page of docs/ is linked from another page.
 scripts/doc_pages.py says how pages mark their blocks. Standard library only.
@@ -48,6 +49,8 @@ def features_here(build):
         features.add("prove")
     if succeeds(["/usr/bin/python3", "-I", "-c", "import numpy"]):
         features.add("numpy")
+    if succeeds(["/usr/bin/python3", "-I", "-c", "import pytest"]):
+        features.add("pytest")
     # A C++ file without targetIRanks: that complaint comes only after the
     # checks for libclang and a compiler passed.
     with tempfile.TemporaryDirectory() as tmp:

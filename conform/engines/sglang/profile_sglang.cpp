@@ -77,6 +77,9 @@ Binding rank_mapping() {
   b.call.attributes = resolver_attributes("MLA");
   b.call.driver = each_driver(kDecodeRanks, {"d"}, {{"_info", kPrefillServerInfo}}, {{{"info", "_info", false, ""}}},
                               kMappingFields);
+  b.call.observe =
+      "_fields(info if result is None else result, 'target_tp_ranks', 'target_tp_rank', 'required_dst_info_num', "
+      "'required_prefill_response_num')";
   return b;
 }
 
@@ -94,6 +97,7 @@ Binding head_slice_documented() {
   Binding b = configuration_binding("compute_head_slice_params", {kP, kD, kH}, kHeadSliceDocumented);
   b.call.functions = {"compute_head_slice_params"};
   b.call.driver = each_driver(kPairs, {"p", "d"}, {}, {slice_call("p")}, "_ints(_r0)");
+  b.call.observe = "_ints(result)";
   return b;
 }
 
@@ -104,6 +108,8 @@ Binding head_slice_as_run() {
   b.call.functions = {"compute_head_slice_params"};
   b.call.driver = each_driver(kPairs, {"p", "d"}, {}, {slice_call("p"), slice_call("p % (P // D) if P > D else 0")},
                               "_ints(_r0) + ';' + _ints(_r1)");
+  // The gathered start and count, then the scattered offset and count: the copy of p to d when both agree.
+  b.call.observe = "_ints((r0[0], r0[1], r1[2], r1[1]))";
   return b;
 }
 
@@ -119,6 +125,7 @@ Binding staging_layout() {
                                 {"bytes_per_head_token", kB, false, ""},
                                 {"num_layers", std::to_string(sglang::kStagingLayers), false, ""}}},
                               "_ints(_r0)");
+  b.call.observe = "_ints(result)";
   b.call.skip_note =
       "the older compute_staging_layout(num_tokens, num_heads, head_dim, dtype_size, num_layers) takes no TP "
       "input: not applicable, and not a failure";
@@ -154,6 +161,9 @@ Binding slice_config(bool with_total_heads) {
         {"dst_item_len", page_bytes("D"), true, ""}}},
       "_fields(_r0, 'page_size', 'src_item_len', 'dst_item_len', 'bytes_per_token_src', 'bytes_per_token_dst', "
       "'src_head_slice_offset', 'dst_head_slice_offset', 'heads_bytes_per_token_to_send')");
+  b.call.observe =
+      "_fields(result, 'page_size', 'src_item_len', 'dst_item_len', 'bytes_per_token_src', 'bytes_per_token_dst', "
+      "'src_head_slice_offset', 'dst_head_slice_offset', 'heads_bytes_per_token_to_send')";
   return b;
 }
 
@@ -273,6 +283,7 @@ Binding index_function() {
                                 {"num_groups", "groups", false, ""},
                                 {"head_group_idx", "g", false, ""}}},
                               "_ints(_r0)");
+  b.call.observe = "_ints(result)";
   return b;
 }
 

@@ -11,6 +11,7 @@
 #include "sglang.hpp"
 #include "sglang_terms.hpp"
 #include "tpcheck/conform/judge.hpp"
+#include "tpcheck/conform/written.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -235,6 +236,19 @@ std::optional<Configuration> open_configuration(const CaseArgs& args, const Actu
   return c;
 }
 
+// What _resolve_rank_mapping must write for decode rank d of a divisible
+// sizing (§14.1): its targets, the registrations each prefill rank waits
+// for, the completions d waits for.
+struct MappingWanted {
+  std::vector<I> targets;
+  I dst_info = 0;
+  I responses = 0;
+};
+MappingWanted mapping_wanted(const Sizing& s, I d, bool mla) {
+  const auto window = tpcheck::window<I>(d, s.D, s.P).value();
+  return {window, std::max<I>(1, s.D / s.P), mla ? 1 : static_cast<I>(window.size())};
+}
+
 Judgement judge_rank_mapping(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   auto c = open_configuration(args, actual, 3, false, {"d"}, j);
@@ -287,9 +301,7 @@ Judgement judge_rank_mapping(const Binding&, std::size_t, const CaseArgs& args, 
   for (const auto& item : items) {
     if (item.coords.size() != 1) continue;
     const I d = item.coords[0];
-    const auto window = tpcheck::window<I>(d, s.D, s.P).value();
-    const I dst_info = std::max<I>(1, s.D / s.P);
-    const I responses = mla ? 1 : static_cast<I>(window.size());
+    const auto [window, dst_info, responses] = mapping_wanted(s, d, mla);
     const std::string expected = "(" + ints(window) + "," + decimal(window[0]) + "," + decimal(dst_info) + "," +
                                  decimal(responses) + ")";
     if (item.raised) {
@@ -361,6 +373,17 @@ Judgement judge_head_slice(const CaseArgs& args, const Actual& actual, bool as_r
   return j;
 }
 
+// d's staging region (§14.3): one slot per writer, in the order of its
+// senders, each the writer's copy for every token, layer, K and V.
+std::vector<I> staging_slots(const Sizing& s, I d) {
+  std::vector<I> slots;
+  for (const I p : sglang::senders(d, s.P, s.D)) {
+    const I heads = p >= 0 && p < s.P ? expected_copy(s, p, d, 1).count : 0;
+    slots.push_back(sglang::kStagingTokens * heads * kBytesPerHead * sglang::kStagingLayers * 2);
+  }
+  return slots;
+}
+
 Judgement judge_staging_layout(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   Judgement j;
   auto c = open_configuration(args, actual, 3, true, {"d"}, j);
@@ -370,15 +393,9 @@ Judgement judge_staging_layout(const Binding&, std::size_t, const CaseArgs& args
   for (const auto& item : c->items) {
     if (item.coords.size() != 1) continue;
     const I d = item.coords[0];
-    // d's region: one slot per writer, in the order of its senders, each the
-    // writer's copy for every token, layer, K and V.
-    std::vector<I> slots;
+    const std::vector<I> slots = staging_slots(s, d);
     I total = 0;
-    for (const I p : sglang::senders(d, s.P, s.D)) {
-      const I heads = p >= 0 && p < s.P ? expected_copy(s, p, d, 1).count : 0;
-      slots.push_back(sglang::kStagingTokens * heads * kBytesPerHead * sglang::kStagingLayers * 2);
-      total += slots.back();
-    }
+    for (const I slot : slots) total += slot;
     const std::string expected =
         "(" + decimal(static_cast<I>(slots.size())) + "," + ints(slots) + "," + decimal(total) + ")";
     if (item.raised) {
@@ -389,6 +406,16 @@ Judgement judge_staging_layout(const Binding&, std::size_t, const CaseArgs& args
   }
   j.findings = findings.take();
   return j;
+}
+
+// MORI's TPSliceConfig for the pair (§14.4), in its field order: page_size,
+// src_item_len, dst_item_len, bytes_per_token_src, bytes_per_token_dst,
+// src_head_slice_offset, dst_head_slice_offset, heads_bytes_per_token_to_send.
+std::vector<I> slice_config_wanted(const Sizing& s, I p, I d, I page_size) {
+  const I B = kBytesPerHead;
+  const I np = s.prefill(p).end - s.prefill(p).first, nd = s.decode(d).end - s.decode(d).first;
+  const SliceCopy want = expected_copy(s, p, d, B);
+  return {page_size, page_size * np * B, page_size * nd * B, np * B, nd * B, want.src, want.dst, want.count};
 }
 
 Judgement judge_slice_config(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
@@ -404,10 +431,7 @@ Judgement judge_slice_config(const Binding&, std::size_t, const CaseArgs& args, 
   for (const auto& item : items) {
     if (item.coords.size() != 2) continue;
     const I p = item.coords[0], d = item.coords[1];
-    const I np = s.prefill(p).end - s.prefill(p).first, nd = s.decode(d).end - s.decode(d).first;
-    const SliceCopy want = expected_copy(s, p, d, B);
-    const std::vector<I> fields = {page_size, page_size * np * B, page_size * nd * B, np * B, nd * B,
-                                   want.src,  want.dst,           want.count};
+    const std::vector<I> fields = slice_config_wanted(s, p, d, page_size);
     const std::string expected = ints(fields, '(', ')');
     if (item.raised) {
       if (s.divisible()) findings.add("raises", p, d, expected, raised_text(item));
@@ -430,6 +454,93 @@ Judgement judge_slice_config(const Binding&, std::size_t, const CaseArgs& args, 
   return j;
 }
 
+// --- written tests: the calls of a configuration and the model's outcome of each ---
+
+std::string python_ints(const std::vector<I>& v) {
+  std::vector<std::string> items;
+  for (const I x : v) items.push_back(decimal(x));
+  return python_list(items);
+}
+
+std::string python_ints_tuple(const std::vector<I>& v) {
+  std::vector<std::string> items;
+  for (const I x : v) items.push_back(decimal(x));
+  return python_tuple(items);
+}
+
+// The sizing of a configuration whose calls a written test makes, or nullopt.
+std::optional<Sizing> written_sizing(const CaseArgs& args, bool has_heads) {
+  const auto a = small_args(args);
+  if (!a || a->size() < 3) return std::nullopt;
+  const Sizing s{(*a)[0], (*a)[1], has_heads ? (*a)[2] : 1};
+  if (s.P < 1 || s.D < 1 || !head_compatible<I>(s.P, s.H) || !head_compatible<I>(s.D, s.H)) return std::nullopt;
+  return s;
+}
+
+// SGLang's pairing (the profile's driver): every d, each sender p < P.
+std::vector<std::pair<I, I>> pairs_of(const Sizing& s) {
+  std::vector<std::pair<I, I>> out;
+  for (I d = 0; d < s.D; ++d) {
+    for (const I p : sglang::senders(d, s.P, s.D)) {
+      if (p < s.P) out.emplace_back(p, d);
+    }
+  }
+  return out;
+}
+
+// A call per decode rank: the literal `wanted` gives for it, or a refusal
+// where the sizing is not divisible.
+template <class Wanted>
+std::vector<WrittenItem> per_decode_rank(const Sizing& s, const Wanted& wanted) {
+  std::vector<WrittenItem> out;
+  for (I d = 0; d < s.D; ++d) out.push_back({{d}, s.divisible() ? expected_value(wanted(d)) : expected_refusal()});
+  return out;
+}
+
+std::vector<WrittenItem> rank_mapping_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto s = written_sizing(args, false);
+  if (!s) return {};
+  return per_decode_rank(*s, [&](I d) {
+    const auto [targets, dst_info, responses] = mapping_wanted(*s, d, args[2] != 0);
+    return python_tuple({python_ints(targets), decimal(targets[0]), decimal(dst_info), decimal(responses)});
+  });
+}
+
+std::vector<WrittenItem> head_slice_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto s = written_sizing(args, true);
+  if (!s) return {};
+  std::vector<WrittenItem> out;
+  for (const auto& [p, d] : pairs_of(*s)) {
+    const SliceCopy c = expected_copy(*s, p, d, 1);
+    out.push_back({{p, d}, s->divisible() ? expected_value(python_ints_tuple({c.src, c.count, c.dst, c.count}))
+                                          : expected_refusal()});
+  }
+  return out;
+}
+
+std::vector<WrittenItem> staging_layout_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto s = written_sizing(args, true);
+  if (!s) return {};
+  return per_decode_rank(*s, [&](I d) {
+    const std::vector<I> slots = staging_slots(*s, d);
+    I total = 0;
+    for (const I slot : slots) total += slot;
+    return python_tuple({decimal(static_cast<I>(slots.size())), python_ints(slots), decimal(total)});
+  });
+}
+
+std::vector<WrittenItem> slice_config_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto s = written_sizing(args, true);
+  const auto a = small_args(args);
+  if (!s || a->size() != 4) return {};
+  std::vector<WrittenItem> out;
+  for (const auto& [p, d] : pairs_of(*s)) {
+    out.push_back({{p, d}, s->divisible() ? expected_value(python_ints_tuple(slice_config_wanted(*s, p, d, (*a)[3])))
+                                          : expected_refusal()});
+  }
+  return out;
+}
+
 }  // namespace
 
 const Relation kRankMapping{
@@ -441,6 +552,8 @@ const Relation kRankMapping{
                  "pair that is not divisible is refused (SPEC §14.1)";
         },
     .findings = true,
+    .test_items = rank_mapping_items,
+    .test_coords = {"d"},
 };
 
 const Relation kHeadSliceDocumented{
@@ -451,6 +564,8 @@ const Relation kHeadSliceDocumented{
           return "for every pair SGLang forms: the copy of `p` to `d`, the heads both hold (SPEC §14.2)";
         },
     .findings = true,
+    .test_items = head_slice_items,
+    .test_coords = {"p", "d"},
 };
 
 const Relation kHeadSliceAsRun{
@@ -462,6 +577,8 @@ const Relation kHeadSliceAsRun{
                  "to `d` (SPEC §14.2)";
         },
     .findings = true,
+    .test_items = head_slice_items,
+    .test_coords = {"p", "d"},
 };
 
 const Relation kStagingLayout{
@@ -471,6 +588,8 @@ const Relation kStagingLayout{
           return "for every `d`: a slot per writer, of the writer's copy for every token, layer, K and V (SPEC §14.3)";
         },
     .findings = true,
+    .test_items = staging_layout_items,
+    .test_coords = {"d"},
 };
 
 const Relation kSliceConfig{
@@ -481,6 +600,8 @@ const Relation kSliceConfig{
                  std::to_string(kBytesPerHead) + " per head) (SPEC §14.4)";
         },
     .findings = true,
+    .test_items = slice_config_items,
+    .test_coords = {"p", "d"},
 };
 
 }  // namespace tpcheck::conform

@@ -5,11 +5,13 @@
 // of the descriptor index function alone.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "capture.hpp"
 #include "sglang.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
 #include "tpcheck/conform/judge.hpp"
+#include "tpcheck/conform/written.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 
@@ -310,23 +312,39 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
   return j;
 }
 
+// (pairs, slots, page_size, groups): the list has pairs * slots * page_size
+// * groups rows in (pair, slot, token, group) order; the indices of the last
+// slot, in every pair, at group g.
+std::vector<std::int64_t> index_wanted(const std::vector<std::int64_t>& a, std::int64_t g) {
+  const std::int64_t pairs = a[0], slots = a[1], page_size = a[2], groups = a[3];
+  const std::int64_t per_pair = slots * page_size * groups;
+  std::vector<std::int64_t> want;
+  for (std::int64_t pair = 0; pair < pairs; ++pair) {
+    for (std::int64_t t = 0; t < page_size; ++t) {
+      want.push_back(pair * per_pair + (slots - 1) * page_size * groups + t * groups + g);
+    }
+  }
+  return want;
+}
+
+// Every row index fits int64 (the profile's cases keep them far below 2^63).
+bool index_rows_fit(const std::optional<std::vector<std::int64_t>>& a) {
+  std::int64_t rows = 1;
+  bool fits = a && a->size() == 4;
+  for (std::size_t i = 0; fits && i < 4; ++i) fits = (*a)[i] > 0 && !__builtin_mul_overflow(rows, (*a)[i], &rows);
+  return fits;
+}
+
 Judgement judge_index_function(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
   const auto a = small_args(args);
-  // (pairs, slots, page_size, groups): the list has pairs * slots * page_size
-  // * groups rows in (pair, slot, token, group) order; the last slot, in
-  // every pair, at group g. The profile's cases keep every row index far
-  // below 2^63; one that would not is not compared.
-  std::int64_t rows = 1;
-  bool fits = a && a->size() == 4;
-  for (std::size_t i = 0; fits && i < 4; ++i) fits = (*a)[i] > 0 && !__builtin_mul_overflow(rows, (*a)[i], &rows);
-  if (!fits) {
+  if (!index_rows_fit(a)) {  // one whose row indices would not fit int64 is not compared
     j.not_compared = true;
     return j;
   }
-  const std::int64_t slots = (*a)[1], page_size = (*a)[2], groups = (*a)[3];
-  const std::int64_t per_pair = slots * page_size * groups;
+  const std::int64_t page_size = (*a)[2], groups = (*a)[3];
+  const std::int64_t rows = (*a)[0] * (*a)[1] * page_size * groups;
   std::size_t malformed = 0;
   FindingSet findings;
   for (const auto& item : capture::read_items(actual.text, malformed)) {
@@ -343,10 +361,7 @@ Judgement judge_index_function(const Binding&, std::size_t, const CaseArgs& args
     }
     const auto tree = capture::read_int_tree(item.value);
     const auto got = tree ? capture::flat_ints(*tree) : std::nullopt;
-    std::vector<std::int64_t> want;
-    for (std::int64_t first = 0; first < rows; first += per_pair) {
-      for (std::int64_t t = 0; t < page_size; ++t) want.push_back(first + (slots - 1) * page_size * groups + t * groups + g);
-    }
+    const std::vector<std::int64_t> want = index_wanted(*a, g);
     if (!got || got->size() != want.size()) {
       findings.add("desc_index_out_of_range", std::nullopt, std::nullopt,
                    decimal(static_cast<std::int64_t>(want.size())) + " indices", item.value.substr(0, 200));
@@ -371,6 +386,24 @@ Judgement judge_index_function(const Binding&, std::size_t, const CaseArgs& args
   return j;
 }
 
+std::vector<WrittenItem> index_function_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto a = small_args(args);
+  if (!index_rows_fit(a)) return {};
+  std::vector<WrittenItem> out;
+  for (const std::int64_t g : std::set<std::int64_t>{0, (*a)[3] - 1}) {
+    std::vector<std::string> indices;
+    for (const std::int64_t v : index_wanted(*a, g)) indices.push_back(decimal(v));
+    out.push_back({{g}, expected_value(python_list(indices))});
+  }
+  return out;
+}
+
+// Why the transfer methods get no written test.
+constexpr const char* kBytesNotWritten =
+    "judged byte by byte: a test would carry the synthetic memory of every rank, recording stand-ins of the transfer "
+    "engine or NIXL agent and of the executor, and a decoder mapping every address back to a layer, page, token, head "
+    "and byte; conform checks it (give the files to tpcheck conform in CI)";
+
 std::string every_byte(const Binding&) {
   return "every byte the transfers move, from the same layer, K or V, page position, token, head and byte of a sender "
          "that holds it, and every byte of each decode rank's request written (SPEC §14B)";
@@ -383,6 +416,7 @@ const Relation kMooncakeTransfers{
                 const Actual& actual) { return judge_transfers(b, args, actual, true); },
     .compared_with = every_byte,
     .findings = true,
+    .not_written = kBytesNotWritten,
 };
 
 const Relation kNixlTransfers{
@@ -390,12 +424,15 @@ const Relation kNixlTransfers{
                 const Actual& actual) { return judge_transfers(b, args, actual, false); },
     .compared_with = every_byte,
     .findings = true,
+    .not_written = kBytesNotWritten,
 };
 
 const Relation kIndexFunction{
     .judge = judge_index_function,
     .compared_with = [](const Binding&) -> std::string { return "every index exact, on lists of more than 2^31 rows (SPEC §14B.8)"; },
     .findings = true,
+    .test_items = index_function_items,
+    .test_coords = {"g"},
 };
 
 }  // namespace tpcheck::conform

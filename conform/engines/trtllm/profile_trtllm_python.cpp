@@ -26,6 +26,7 @@ Binding find_overlap() {
   b.call.driver = each_driver("((r,) for r in range(L))", {"r"}, {},
                               {{{"self_val", "L", false, ""}, {"peer_val", "R", false, ""}, {"self_rank", "r", false, ""}}},
                               "_ints(_r0)");
+  b.call.observe = "_ints(result)";
   return b;
 }
 
@@ -60,6 +61,7 @@ Binding head_offsets() {
         {"peer_tp_rank", "d", false, ""},
         {"bytes_cont_heads", "min(H // P, H // D) * " + B, false, ""}}},
       "_ints(_r0)");
+  b.call.observe = "_ints(result)";
   return b;
 }
 

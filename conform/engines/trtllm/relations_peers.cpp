@@ -15,6 +15,7 @@
 #include "peer_terms.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
 #include "tpcheck/conform/judge.hpp"
+#include "tpcheck/conform/written.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
 #include "tpcheck/render.hpp"
@@ -706,6 +707,51 @@ Judgement judge_peer_kv_map(const Binding& b, std::size_t, const CaseArgs& args,
 
 }  // namespace
 
+namespace {
+
+// --- written tests: the calls of a configuration and the model's outcome of each ---
+
+std::vector<WrittenItem> find_overlap_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto a = small_args(args);
+  if (!a || a->size() != 2 || (*a)[0] < 1) return {};
+  const I L = (*a)[0], R = (*a)[1];
+  std::vector<WrittenItem> out;
+  for (I r = 0; r < L; ++r) {
+    const auto w = window<I>(r, L, R);
+    if (!w.ok()) {
+      out.push_back({{r}, expected_refusal()});
+      continue;
+    }
+    const I first = w.value().front(), n = static_cast<I>(w.value().size());
+    out.push_back({{r}, expected_value(python_tuple({decimal(n), decimal(first), decimal(first + n)}))});
+  }
+  return out;
+}
+
+std::vector<WrittenItem> head_offsets_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto a = small_args(args);
+  if (!a || a->size() != 3 || !head_compatible<I>((*a)[0], (*a)[2]) || !head_compatible<I>((*a)[1], (*a)[2])) return {};
+  const I P = (*a)[0], D = (*a)[1], H = (*a)[2], B = peers::kBlocks.head_bytes();
+  std::vector<WrittenItem> out;
+  for (I p = 0; p < P; ++p) {
+    for (I d = 0; d < D; ++d) {
+      const auto own_p = heads<I>(p, P, H).value(), own_d = heads<I>(d, D, H).value();
+      const I lo = std::max(own_p.first, own_d.first);
+      if (lo >= std::min(own_p.end, own_d.end)) continue;  // the pair shares no head: no call
+      const std::string offsets = python_tuple({decimal((lo - own_p.first) * B), decimal((lo - own_d.first) * B)});
+      out.push_back({{p, d}, expected_value(offsets)});
+    }
+  }
+  return out;
+}
+
+// Why the deployments' functions get no written test.
+constexpr const char* kDeploymentNotWritten =
+    "judged on whole deployments: every rank's registrar built from RankInfo records of its pipeline stage and "
+    "attention-DP group, registering with its peers; conform checks it (give the files to tpcheck conform in CI)";
+
+}  // namespace
+
 const Relation kPeerFindOverlap{
     .judge = judge_peer_find_overlap,
     .compared_with =
@@ -714,6 +760,8 @@ const Relation kPeerFindOverlap{
                  "not divisible is refused, and `end` never past `R` (SPEC §15.1)";
         },
     .findings = true,
+    .test_items = find_overlap_items,
+    .test_coords = {"r"},
 };
 
 const Relation kPeerHeadOffsets{
@@ -724,6 +772,8 @@ const Relation kPeerHeadOffsets{
                  "§15.1)";
         },
     .findings = true,
+    .test_items = head_offsets_items,
+    .test_coords = {"p", "d"},
 };
 
 const Relation kPeerCompatible{
@@ -734,6 +784,7 @@ const Relation kPeerCompatible{
                  "under MLA, 2 heads per rank) refused (SPEC §15.1)";
         },
     .findings = true,
+    .not_written = kDeploymentNotWritten,
 };
 
 const Relation kPeerOverlap{
@@ -744,6 +795,7 @@ const Relation kPeerOverlap{
                  "`len(.ranks)` = the gen ranks that ask it; the duplicate-head factors (SPEC §15.1, §15.4)";
         },
     .findings = true,
+    .not_written = kDeploymentNotWritten,
 };
 
 const Relation kPeerKvMap{
@@ -756,6 +808,9 @@ const Relation kPeerKvMap{
     .findings = true,
     .not_compared = "sizings the model refuses (TP sizes per attention-DP group that do not divide each other) and "
                     "every gen rank refused: nothing moves",
+    .not_written = "judged byte by byte on whole deployments: a test would carry every rank's RankInfo records and "
+                   "registrars, the synthetic blocks and a decoder mapping every copied byte back to a block, layer, "
+                   "K or V, head and byte; conform checks it (give the files to tpcheck conform in CI)",
 };
 
 }  // namespace tpcheck::conform

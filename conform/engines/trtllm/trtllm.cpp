@@ -1,8 +1,18 @@
 // TensorRT-LLM's profile in conform's table of profiles (profile.hpp's
 // profiles()): its C++ transceiver, then its Python one.
+#include "tpcheck/conform/written.hpp"
 #include "trtllm.hpp"
 
 namespace tpcheck::conform {
+namespace {
+
+// How TensorRT-LLM writes the tests of its Python transceiver (--write-tests): pytest.
+const TestConventions kTrtllmTests{
+    .modules = {{"PeerRegistrar", "tensorrt_llm._torch.disaggregation.native.peer"},
+                {"HeadMismatchMapper", "tensorrt_llm._torch.disaggregation.native.region.block"}},
+};
+
+}  // namespace
 
 std::vector<Profile> trtllm_profiles() {
   return {
@@ -12,7 +22,8 @@ std::vector<Profile> trtllm_profiles() {
                  "libclang, compiled with the system's C++ compiler and run"},
        .bindings = [](const ProfileOptions&) { return trtllm_bindings(); },
        .kinds = trtllm_kinds,
-       .cxx = &kTrtllmCxxChild},
+       .cxx = &kTrtllmCxxChild,
+       .tests = &kTrtllmTests},
   };
 }
 

@@ -104,6 +104,9 @@ const Relation kTrtllmTransceiver{
     .compared_with = compared_with,
     .not_compared = "TP sizes per attention-DP group that are not powers of two, refused by TLLM_CHECK (a documented "
                     "constraint, SPEC §15.2), and attention DP or uneven PP stages in versions that never read them",
+    .not_written = "C++: a test of it is C++ built with TensorRT-LLM's own headers and CUDA, which conform does not "
+                   "write; conform compiles the functions itself against its stub header (give the files to tpcheck "
+                   "conform in CI)",
 };
 
 }  // namespace tpcheck::conform

@@ -89,6 +89,7 @@ Binding nixl_tp_mapping() {
                  {"group_spec_types", "(MLAAttentionSpec,) if MLA else (FullAttentionSpec,)", false, ""},
                  {"remote_dcp_size", "1", true, ""}};
   b.call.render = "tp_mapping";
+  b.call.observe = "_tp_mapping(result, slots=P > D)";
   return b;
 }
 
@@ -130,6 +131,7 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
                     {"producer_cache_replicated", kProducerReplicated, false, ""}};
   add_head_count(plan, o);
   plan.call.render = "sender_plan";
+  plan.call.observe = "_sender_plan(result)";
 
   Binding regions = shaped_binding("_validate_asymmetric_region_lengths",
                            {kP, {"D", ParamKind::Partner, {"P"}}, kHeadsOfBoth, kMla}, kAcceptsSizing);

@@ -5,6 +5,7 @@
 
 #include "canonical.hpp"
 #include "tpcheck/conform/judge.hpp"
+#include "tpcheck/conform/written.hpp"
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
 #include "vllm.hpp"
@@ -55,18 +56,25 @@ std::string render_slots(const std::map<I, I>& slots) {
 
 std::string render_list(const std::vector<I>& v) { return render(v); }
 
+// The completions every prefill rank waits for: the decode ranks whose window
+// holds it (§3 duality), the same number for every p. The count is asked of
+// the decode side, which refuses a pair that is not divisible.
+Outcome<I> window_count(I P, I D) {
+  const auto ratio = tp_ratio<I>(D, P);
+  if (!ratio.ok()) return ratio.failure();
+  const auto span = window_span<I>(0, P, D).value();
+  return span.end - span.first;
+}
+
 Judgement judge_window_count(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
   if (!a) return outside_int64();
   const I P = (*a)[0], D = (*a)[1];
-  // The count is asked of the decode side, which refuses a pair that is not divisible.
-  const auto ratio = tp_ratio<I>(D, P);
-  if (!ratio.ok()) return expecting_failure(ratio.failure(), actual);
+  const auto count = window_count(P, D);
+  if (!count.ok()) return expecting_failure(count.failure(), actual);
   Judgement j;
-  // Every prefill rank waits for the decode ranks whose window holds it (§3
-  // duality), the same number for every p.
   const auto span = window_span<I>(0, P, D).value();
-  j.expected = decimal(span.end - span.first);
+  j.expected = decimal(count.value());
   j.note = "for every prefill rank p: |window(p, " + decimal(P) + ", " + decimal(D) + ")|";
   j.kind = classify(j.expected, actual);
   if (j.kind == Kind::WrongValue) {
@@ -77,6 +85,35 @@ Judgement judge_window_count(const Binding&, std::size_t, const CaseArgs& args, 
   set_refusal_effect(j);
   return j;
 }
+
+// What NIXL's mapping for decode rank d must hold (SPEC §12), from plan(d).
+struct NixlMappingWanted {
+  std::vector<Copy<I>> copies;
+  std::vector<I> sources;
+  std::map<I, I> slots;
+  I offset = 0;
+  I consumers = 0;
+  bool slots_compared = false;
+};
+
+Outcome<NixlMappingWanted> nixl_mapping_wanted(const Sizing& s, I d) {
+  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
+  if (!plan_outcome.ok()) return plan_outcome.failure();
+  NixlMappingWanted w;
+  w.copies = plan_outcome.value();
+  for (const auto& c : w.copies) {
+    w.sources.push_back(c.p);
+    w.slots[c.p] = (c.lo - s.first(d, s.D)) / (c.hi - c.lo);
+  }
+  w.offset = s.D > s.P ? (w.copies[0].lo - s.first(w.copies[0].p, s.P)) / s.per_rank(s.D) : 0;
+  const auto window = window_span<I>(0, s.P, s.D).value();
+  w.consumers = window.end - window.first;
+  w.slots_compared = s.P > s.D;
+  return w;
+}
+
+// NIXL refuses the sizing at handshake (SPEC §11): its mapping is not compared.
+bool refused_at_handshake(const Sizing& s) { return !s.mla && s.P > s.D && s.P > s.H; }
 
 Judgement judge_nixl_mapping(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
@@ -92,23 +129,13 @@ Judgement judge_nixl_mapping(const Binding&, std::size_t, const CaseArgs& args, 
     return j;
   }
   Judgement j;
-  if (!s.mla && s.P > s.D && s.P > s.H) {
-    j.not_compared = true;  // NIXL refuses the sizing at handshake (SPEC §11)
+  if (refused_at_handshake(s)) {
+    j.not_compared = true;
     return j;
   }
-  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
-  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
-  const auto& copies = plan_outcome.value();
-  std::vector<I> sources;
-  std::map<I, I> slots;
-  for (const auto& c : copies) {
-    sources.push_back(c.p);
-    slots[c.p] = (c.lo - s.first(d, s.D)) / (c.hi - c.lo);
-  }
-  const I offset = s.D > s.P ? (copies[0].lo - s.first(copies[0].p, s.P)) / s.per_rank(s.D) : 0;
-  const auto window = window_span<I>(0, s.P, s.D).value();
-  const I consumers = window.end - window.first;
-  const bool slots_compared = s.P > s.D;
+  const auto wanted = nixl_mapping_wanted(s, d);
+  if (!wanted.ok()) return expecting_failure(wanted.failure(), actual);
+  const auto& [copies, sources, slots, offset, consumers, slots_compared] = wanted.value();
   j.expected = "TPMapping(sources=" + render_list(sources) + ", rank_offset_factor=" + decimal(offset) +
                (slots_compared ? ", rank_to_attention_slot=" + render_slots(slots) : "") +
                ", local_consumers=" + decimal(consumers) + ")";
@@ -152,24 +179,28 @@ Judgement judge_nixl_mapping(const Binding&, std::size_t, const CaseArgs& args, 
   return j;
 }
 
+// The copy from p of plan(d), in bytes (SPEC §13); transfer false when plan(d) has none.
+Outcome<SenderCopy> sender_copy_wanted(const Sizing& s, I p, I d) {
+  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
+  if (!plan_outcome.ok()) return plan_outcome.failure();
+  const auto& copies = plan_outcome.value();
+  const auto copy = std::find_if(copies.begin(), copies.end(), [&](const Copy<I>& c) { return c.p == p; });
+  if (copy == copies.end()) return SenderCopy{};
+  const I B = kBytesPerHead;
+  return SenderCopy{true, (copy->lo - s.first(p, s.P)) * B, (copy->lo - s.first(d, s.D)) * B, (copy->hi - copy->lo) * B};
+}
+
 Judgement judge_sender_plan(const Binding&, std::size_t, const CaseArgs& args, const Actual& actual) {
   const auto a = small_args(args);
   if (!a) return outside_int64();
   const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
   const I p = (*a)[4], d = (*a)[5];
-  const auto plan_outcome = plan<I>(d, s.P, s.D, s.H, s.mla);
-  if (!plan_outcome.ok()) return expecting_failure(plan_outcome.failure(), actual);
+  const auto wanted = sender_copy_wanted(s, p, d);
+  if (!wanted.ok()) return expecting_failure(wanted.failure(), actual);
   Judgement j;
-  const auto& copies = plan_outcome.value();
-  const auto copy = std::find_if(copies.begin(), copies.end(), [&](const Copy<I>& c) { return c.p == p; });
-  const I B = kBytesPerHead;
-  SenderCopy want;
-  if (copy != copies.end()) {
-    want = {true, (copy->lo - s.first(p, s.P)) * B, (copy->lo - s.first(d, s.D)) * B, (copy->hi - copy->lo) * B};
-    j.expected = "(True, " + decimal(want.src) + ", " + decimal(want.dst) + ", " + decimal(want.length) + ")";
-  } else {
-    j.expected = "(False, ...)";
-  }
+  const SenderCopy want = wanted.value();
+  j.expected = want.transfer ? "(True, " + decimal(want.src) + ", " + decimal(want.dst) + ", " + decimal(want.length) + ")"
+                             : "(False, ...)";
   j.note = std::string("the copy from p of plan(") + decimal(d) + ", " + decimal(s.P) + ", " + decimal(s.D) + ", " +
            decimal(s.H) + ", " + (s.mla ? "1" : "0") + ")";
   if (actual.status != Actual::Status::Value) {
@@ -191,6 +222,7 @@ Judgement judge_sender_plan(const Binding&, std::size_t, const CaseArgs& args, c
   }
   if (got->transfer && got->src == want.src && got->dst == want.dst && got->length == want.length) return j;
   j.kind = Kind::WrongValue;
+  const I B = kBytesPerHead;
   const I source_page = s.per_rank(s.P) * B, decode_page = s.per_rank(s.D) * B;
   const bool inside = got->src >= 0 && got->dst >= 0 && got->length >= 0 && got->src + got->length <= source_page &&
                       got->dst + got->length <= decode_page;
@@ -216,6 +248,53 @@ Judgement judge_accepts_sizing(const Binding&, std::size_t, const CaseArgs&, con
   return j;
 }
 
+// --- written tests: the model's outcome of each case as a Python literal ---
+
+Expected expected_failure(const Failure& f) { return expected_outcome(render(f)); }
+
+std::vector<WrittenItem> window_count_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto a = small_args(args);
+  if (!a) return {};
+  const auto count = window_count((*a)[0], (*a)[1]);
+  return {{{}, count.ok() ? expected_value(decimal(count.value())) : expected_failure(count.failure())}};
+}
+
+// The fields conform compares, as the written tests' _tp_mapping gives them:
+// local_consumers only where the version has it (its shape, from its outcome).
+std::vector<WrittenItem> nixl_mapping_items(const Binding&, std::size_t, const CaseArgs& args, const Actual* code) {
+  const auto a = small_args(args);
+  if (!a) return {};
+  const Sizing s{(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0};
+  const auto ratio = tp_ratio<I>(s.D, s.P);
+  if (!ratio.ok()) return {{{}, expected_failure(ratio.failure())}};
+  if (refused_at_handshake(s)) return {};
+  const auto wanted = nixl_mapping_wanted(s, (*a)[4]);
+  if (!wanted.ok()) return {{{}, expected_failure(wanted.failure())}};
+  const auto& w = wanted.value();
+  std::vector<std::string> sources;
+  for (const I p : w.sources) sources.push_back(decimal(p));
+  std::string literal = "{'sources': " + python_list(sources) + ", 'rank_offset_factor': " + decimal(w.offset);
+  if (w.slots_compared) literal += ", 'rank_to_attention_slot': " + render_slots(w.slots);
+  const bool has_consumers = code == nullptr || code->status != Actual::Status::Value ||
+                             code->text.find(", local_consumers=") != std::string::npos;
+  if (has_consumers) literal += ", 'local_consumers': " + decimal(w.consumers);
+  return {{{}, expected_value(literal + "}")}};
+}
+
+std::vector<WrittenItem> sender_plan_items(const Binding&, std::size_t, const CaseArgs& args, const Actual*) {
+  const auto a = small_args(args);
+  if (!a) return {};
+  const auto wanted = sender_copy_wanted({(*a)[0], (*a)[1], (*a)[2], (*a)[3] != 0}, (*a)[4], (*a)[5]);
+  if (!wanted.ok()) return {{{}, expected_failure(wanted.failure())}};
+  const SenderCopy& c = wanted.value();
+  return {{{}, expected_value(c.transfer ? python_tuple({"True", decimal(c.src), decimal(c.dst), decimal(c.length)})
+                                         : python_tuple({"False"}))}};
+}
+
+std::vector<WrittenItem> accepts_sizing_items(const Binding&, std::size_t, const CaseArgs&, const Actual*) {
+  return {{{}, expected_value("None")}};
+}
+
 }  // namespace
 
 const Relation kWindowCompletionCount{
@@ -226,6 +305,7 @@ const Relation kWindowCompletionCount{
                  "`tp_ratio(D, P)`";
         },
     .counts_completions = true,
+    .test_items = window_count_items,
 };
 
 const Relation kNixlMapping{
@@ -236,6 +316,7 @@ const Relation kNixlMapping{
                  "`P > D`), `local_consumers` (when present); a sizing NIXL refuses at handshake is not compared";
         },
     .not_compared = "sizings NIXL refuses at handshake: not MLA, P > D, P > H (SPEC §11)",
+    .test_items = nixl_mapping_items,
 };
 
 const Relation kSenderPlan{
@@ -245,11 +326,13 @@ const Relation kSenderPlan{
           return "the copy from `p` of `" + b.model_op + "(d, P, D, H, MLA)`, in bytes (" +
                  std::to_string(kBytesPerHead) + " per head); `(False, ...)` when there is none";
         },
+    .test_items = sender_plan_items,
 };
 
 const Relation kAcceptsSizing{
     .judge = judge_accepts_sizing,
     .compared_with = [](const Binding&) -> std::string { return "`None` on every sizing the connector accepts (SPEC §11)"; },
+    .test_items = accepts_sizing_items,
 };
 
 }  // namespace tpcheck::conform

@@ -120,6 +120,10 @@ Grid make_grid(const std::vector<ParamSpec>& params, GridStyle style, const Grid
 
 std::uint64_t case_count(const Grid& grid);
 
+// Smallest sizes first: the largest magnitude, then the sum of magnitudes,
+// then the arguments (the order smallest counterexamples are chosen in).
+bool smaller_case(const CaseArgs& a, const CaseArgs& b);
+
 // The same cases in the same order, as one block of explicit cases (for a
 // child that reads cases rather than grids).
 Grid explicit_grid(const Grid& grid);

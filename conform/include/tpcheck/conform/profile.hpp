@@ -44,6 +44,8 @@ struct Actual;     // session.hpp
 struct Binding;
 struct CxxChild;   // conform/src/cxx_build.hpp
 struct Judgement;  // judge.hpp
+struct WrittenItem;      // written.hpp
+struct TestConventions;  // written.hpp
 
 // How a binding's outcome is compared with the model. Relations are objects,
 // not a closed list: the engine-neutral ones are below (judge.cpp), each
@@ -65,6 +67,17 @@ struct Relation {
   // Why the cases it does not compare are left out; null: cases outside
   // int64.
   const char* not_compared = nullptr;
+  // Written tests (written.hpp): the calls of one case, each named by
+  // test_coords inside the case (a configuration's pairs or ranks; none for
+  // a case that is one call), with the model's outcome of each; empty: the
+  // case checks nothing. `code` is the code's own outcome of the case, read
+  // only for the shape of its version (which optional fields it has), or
+  // null. Null: its functions get no written test, for the reason
+  // not_written says.
+  std::vector<WrittenItem> (*test_items)(const Binding& binding, std::size_t op, const CaseArgs& args,
+                                         const Actual* code) = nullptr;
+  std::vector<std::string> test_coords = {};
+  const char* not_written = nullptr;
 };
 
 // The function's outcome equals the model operation's, value or exact error.
@@ -120,6 +133,12 @@ struct CallShape {
   // Said with the reason when the definition cannot be called as the profile
   // needs (a version of another shape: "not applicable").
   std::string skip_note;
+  // What a written test compares with the model's outcome: a Python
+  // expression over the call's `result` (a driver's: r0, r1, ... and its
+  // `let` names) and the case's parameters, using the written tests' helpers
+  // (conform/written/). Empty: by `render` (the result itself, or _ints()
+  // of an int_list).
+  std::string observe;
 };
 
 struct Binding {
@@ -191,6 +210,8 @@ struct Profile {
   // Its C++ child, when some of its functions are C++ (ChildKind::Cxx); they
   // also take --fuzz.
   const CxxChild* cxx = nullptr;
+  // How the engine writes its tests (--write-tests).
+  const TestConventions* tests = nullptr;
 };
 
 // Every engine's profiles, in the order the manual lists them. Each engine

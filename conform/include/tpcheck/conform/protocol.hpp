@@ -2,7 +2,8 @@
 //
 // tpcheck -> child, one JSON object per line on the request pipe:
 //   {"op": "load", "mode": "source"|"adapter", "files": [...], "bindings": [...]}
-//   {"op": "run", "binding": i, "grid": {...}, "from": k, "careful_until": c}
+//   {"op": "run", "binding": i, "grid": {...}, "from": k, "careful_until": c[, "mutant": m]}
+//   {"op": "mutants", "binding": i}       {"op": "describe", "binding": i}
 // child -> tpcheck, frames on the reply pipe: a header line, then for TEXTS
 // and OUTCOMES a binary payload of the length the header gives:
 //   BOUND <i> <Qualified.name> <where>    READY
@@ -16,6 +17,10 @@
 //         UTF-8 strings back to back>
 //   OUTCOMES <count>\n<count little-endian uint32 outcome ids>
 //   DONE <count>                          FAILED <text>
+//   INFO <n>\n<n bytes of text>: the answer to mutants (a line per mutant
+//         of the binding, in the order run requests number them) or to
+//         describe (how a written test calls the binding: tab-separated
+//         lines, conform/child/28_written.py)
 // A run starts with an empty OUTCOMES frame once the child is ready to call
 // (the budget of the first call starts there), then answers every case of
 // the grid from case `from` on, in grid order, with the id of its outcome; an
@@ -67,11 +72,11 @@ struct OutcomeText {
 };
 
 struct Frame {
-  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Errors, Outcomes, Done, Failed };
+  enum class Tag { Bound, Skipped, Ready, LoadError, Text, Errors, Outcomes, Done, Failed, Info };
   Tag tag = Tag::Ready;
   std::uint64_t number = 0;  // Bound, Skipped: binding index; Text: the first id; Done: case count
   std::string name;          // Bound: the qualified name found
-  std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text
+  std::string detail;        // Bound: where; Skipped: reason; LoadError, Failed: text; Info: the payload
   std::vector<OutcomeText> texts;  // Text: the outcomes of ids number, number + 1, ...; Errors: exceptions
   std::vector<std::uint32_t> ids;  // Outcomes
 };
@@ -94,7 +99,10 @@ std::string encode_frame(const Frame& frame);
 std::string load_request(const std::string& mode, const std::vector<std::string>& files,
                          const std::vector<Binding>& bindings);
 // careful_until: the child reports each case before this one as soon as it has run.
+// mutant: run the binding's mutant of that number instead (-1: the code as it is).
 std::string run_request(std::size_t binding, const std::string& grid_json, std::uint64_t from,
-                        std::uint64_t careful_until);
+                        std::uint64_t careful_until, std::int64_t mutant = -1);
+// A request the child answers with one INFO frame: "mutants" or "describe".
+std::string info_request(const std::string& op, std::size_t binding);
 
 }  // namespace tpcheck::conform

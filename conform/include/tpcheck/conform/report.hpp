@@ -30,6 +30,15 @@ void print_sarif(std::ostream& out, const RunReport& report, const SarifOptions&
 // kind and smallest case, then what each deviation does.
 void print_markdown(std::ostream& out, const RunReport& report);
 
+// --mutants: per function, the grid's cases, the cases kept, the mutants
+// made, those the grid kills and those the kept cases kill, and the seconds
+// the choice took; then each function that gets no written test, and why.
+void print_mutants(std::ostream& out, const RunReport& report);
+
+// --write-tests: each file written (its cases, those that fail on the code
+// as it is), or why one was not.
+void print_written(std::ostream& out, const std::string& dir, const std::vector<WrittenFile>& files);
+
 // 0 when no deviation was found, 1 otherwise (2, load errors, is the caller's).
 int exit_status(const RunReport& report);
 

@@ -14,6 +14,8 @@
 
 #include "tpcheck/conform/grid.hpp"
 #include "tpcheck/conform/profile.hpp"
+#include "tpcheck/conform/selection.hpp"
+#include "tpcheck/conform/write_tests.hpp"
 
 namespace tpcheck::conform {
 
@@ -31,6 +33,12 @@ struct RunOptions {
   std::string record_path;          // --record
   std::string baseline_path;        // --baseline
   int fuzz_seconds = 0;             // --fuzz: libFuzzer instead of the grid, for this long
+  // --mutants: choose each function's test cases by mutation (selection.hpp);
+  // with write_tests (--write-tests DIR), also make its test file's section
+  // (write_tests.hpp), written in that style.
+  bool mutants = false;
+  std::string write_tests;
+  ImportStyle import_style = ImportStyle::Module;
 };
 
 // The default address-space limits of the child, in MiB: code under test has
@@ -97,6 +105,9 @@ struct FunctionReport {
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones
+  // --mutants, --write-tests: how its test cases were chosen, or why it gets no written test.
+  std::optional<Selection> selection;
+  std::string not_written;
   std::uint64_t deviation_count() const;
 };
 
@@ -120,6 +131,8 @@ struct RunReport {
   std::optional<FuzzSummary> fuzz;
   double cxx_build_seconds = 0;  // extracting and compiling the C++ child (0 without one)
   bool cxx_build_cached = false;  // the C++ child came from the cache
+  // --write-tests: the functions' sections of their test files, in order.
+  std::vector<TestSection> sections;
   std::uint64_t deviation_count() const;
 };
 

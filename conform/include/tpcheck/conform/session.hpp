@@ -6,6 +6,7 @@
 // budget is cut off, and the function gets no further calls.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -62,6 +63,22 @@ struct OutcomeBatch {
 };
 using OutcomeSink = std::function<void(OutcomeBatch&&)>;
 
+// An outcome as a run keeps it: its rendering is made once, and only when
+// something shows it (a record, a baseline, a deviation).
+struct KnownOutcome {
+  Actual actual;
+  mutable std::optional<std::string> rendering;
+  const std::string& shown() const {
+    if (!rendering) rendering = actual.rendered();
+    return *rendering;
+  }
+};
+// A session's outcomes by id: an id defined in one run may answer the cases
+// of another (a deque: it grows without moving what it holds).
+using KnownOutcomes = std::deque<KnownOutcome>;
+// Takes a batch's definitions into `known`.
+void learn(KnownOutcomes& known, OutcomeBatch& batch);
+
 class Session {
  public:
   // Starts the child and binds the bindings. nullopt and `error` on a load
@@ -73,13 +90,27 @@ class Session {
   std::string child_name() const;
 
   // Runs binding `index` on every case of the grid (`total` cases), handing
-  // every case exactly one outcome, in order, to `sink`.
-  void run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink);
+  // every case exactly one outcome, in order, to `sink`. With `mutant` >= 0,
+  // the binding's mutant of that number (protocol.hpp's mutants request)
+  // instead of the code as it is. When `stop` says so (it is asked after
+  // each batch), the child is stopped and the cases left are not run.
+  void run(std::size_t index, const std::string& grid_json, std::uint64_t total, const OutcomeSink& sink,
+           std::int64_t mutant = -1, const std::function<bool()>& stop = {});
+
+  // A question the child answers with one INFO frame (protocol.hpp's
+  // info_request): its text, or nullopt and `error`.
+  std::optional<std::string> ask(const std::string& op, std::size_t index, std::string& error);
 
   // Child incidents so far (restarts and why), for the report.
   const std::vector<std::string>& incidents() const { return incidents_; }
   // Child deaths that re-running the cases one at a time did not reproduce.
   std::uint64_t unexplained_deaths() const { return unexplained_deaths_; }
+  // Forgets the incidents after the first `count` and the deaths after the
+  // first `deaths`: those of runs that were not the code's own (mutants).
+  void forget_incidents(std::size_t count, std::uint64_t deaths) {
+    if (incidents_.size() > count) incidents_.resize(count);
+    unexplained_deaths_ = std::min(unexplained_deaths_, deaths);
+  }
 
   // A function is not called again after this many crashes of the child.
   static constexpr int kMaxCrashes = 3;
@@ -95,7 +126,7 @@ class Session {
   explicit Session(ChildCommand command) : command_(std::move(command)) {}
   bool start(std::string& error);
 
-  enum class End { Done, Crashed, TimedOut, Failed };
+  enum class End { Done, Crashed, TimedOut, Failed, Stopped };
   struct RunState;
   End run_once(std::size_t index, const std::string& grid_json, RunState& state, const OutcomeSink& sink);
   std::uint32_t define(OutcomeBatch& batch, Actual actual);
