@@ -9,6 +9,7 @@
 
 #include "model_test_support.hpp"
 #include "tpcheck/operations.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck::test {
 namespace {
@@ -81,6 +82,23 @@ TEST(Operations, NamesAndArgumentOrdersAsTheIssueLists) {
                         "trtllm_accepts P D H MLA PREFILL_ADP DECODE_ADP",
                         "trtllm-v2_accepts P D H MLA PREFILL_ADP DECODE_ADP",
                         "general_accepts P D H MLA",
+                        "mamba2_state_shape T H PH G N",
+                        "mamba2_segments r T H PH G N",
+                        "mamba2_state_plan d P D H PH G N",
+                        "mamba2_state_served p P D H PH G N",
+                        "gdn_state_shape T HK DK HV DV",
+                        "gdn_segments r T HK DK HV DV",
+                        "gdn_state_plan d P D HK DK HV DV",
+                        "gdn_state_served p P D HK DK HV DV",
+                        "kda_state_shape T H DH",
+                        "kda_segments r T H DH",
+                        "kda_state_plan d P D H DH",
+                        "kda_state_served p P D H DH",
+                        "mamba1_state_shape T I N",
+                        "mamba1_segments r T I N",
+                        "mamba1_state_plan d P D I N",
+                        "mamba1_state_served p P D I N",
+                        "state_pairing LP LD ECP ECD ESP ESD",
                     }));
 }
 
@@ -103,12 +121,21 @@ TEST(Operations, EveryBoundedParameterNamesItsBound) {
     for (const Param& p : info.params) {
       const bool bounded = p.role == Role::Rank || p.role == Role::HeadIndex || p.role == Role::HostCount ||
                            p.role == Role::Stage || p.role == Role::DpGroup;
-      // A split may share the total of the split it names (the decode side's).
-      if (p.role == Role::StageSplit && p.of >= 0) {
-        ++splits_sharing_a_total;
-        EXPECT_EQ(info.params[static_cast<std::size_t>(p.of)].role, Role::StageSplit) << info.name;
+      // A split may share the total of the split it names (the decode side's),
+      // a decode window length or element size is paired with the prefill one.
+      const bool paired = p.role == Role::StageSplit || p.role == Role::ConvWindow || p.role == Role::ElementSize;
+      if (paired && p.of >= 0) {
+        splits_sharing_a_total += p.role == Role::StageSplit;
+        EXPECT_EQ(info.params[static_cast<std::size_t>(p.of)].role, p.role) << info.name;
         EXPECT_LT(p.of, &p - info.params.data()) << info.name;
         continue;
+      }
+      // A state dim names its family and its place in the family's DIMS.
+      EXPECT_EQ(p.role == Role::StateDim, p.family >= 0 && p.dim >= 0) << info.name << " " << p.name;
+      if (p.role == Role::StateDim) {
+        const auto family = static_cast<StateFamily>(p.family);
+        EXPECT_TRUE(info.name.starts_with(state_family_name(family))) << info.name;
+        EXPECT_EQ(state_dim_names(family)[static_cast<std::size_t>(p.dim)], p.name) << info.name;
       }
       EXPECT_EQ(bounded, p.of >= 0) << info.name << " " << p.name;
       EXPECT_EQ(p.role == Role::DpGroup, p.given >= 0) << info.name << " " << p.name;

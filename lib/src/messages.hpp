@@ -218,4 +218,89 @@ inline Failure trtllm_mla_not_covered() {
               "cover)");
 }
 
+// ---- SPEC §16.1: the recurrent state's checks ----------------------------------
+
+// SPEC §16.1 (the project's texts: the dims that must be positive, named as
+// the model's configs name them).
+template <class Int>
+Failure mamba2_dims_not_positive(const Int& H, const Int& PH, const Int& G, const Int& N) {
+  return make(ErrorKind::ValueError, "mamba2 dims must be positive: num_heads=", H, ", head_dim=", PH,
+              ", n_groups=", G, ", d_state=", N);
+}
+template <class Int>
+Failure gdn_dims_not_positive(const Int& HK, const Int& DK, const Int& HV, const Int& DV) {
+  return make(ErrorKind::ValueError, "gdn dims must be positive: linear_num_key_heads=", HK,
+              ", linear_key_head_dim=", DK, ", linear_num_value_heads=", HV, ", linear_value_head_dim=", DV);
+}
+template <class Int>
+Failure kda_dims_not_positive(const Int& H, const Int& DH) {
+  return make(ErrorKind::ValueError, "kda dims must be positive: num_heads=", H, ", head_dim=", DH);
+}
+template <class Int>
+Failure mamba1_dims_not_positive(const Int& I, const Int& N) {
+  return make(ErrorKind::ValueError, "mamba1 dims must be positive: intermediate_size=", I, ", d_state=", N);
+}
+
+// SPEC §16.1: a config whose dims contradict each other.
+template <class Int>
+Failure heads_not_multiple_of_groups(const Int& H, const Int& G) {
+  return make(ErrorKind::ValueError, "num_heads ", H, " must be a multiple of n_groups ", G);
+}
+template <class Int>
+Failure value_heads_not_multiple_of_key_heads(const Int& HV, const Int& HK) {
+  return make(ErrorKind::ValueError, "linear_num_value_heads ", HV, " must be a multiple of linear_num_key_heads ", HK);
+}
+
+// SPEC §16.1: MambaMixer2's asserts (vLLM and SGLang).
+inline Failure tp_does_not_divide_mamba_heads() {
+  return make(ErrorKind::AssertionError, "Tensor parallel world size must divide num heads.");
+}
+inline Failure tp_does_not_divide_mamba_groups() {
+  return make(ErrorKind::AssertionError,
+              "If tensor parallel world size does not divide num_groups, then num_groups must equal 1.");
+}
+
+// SPEC §16.1: GDN fails upstream in views, without a text: the project's names the argument.
+template <class Int>
+Failure gdn_key_heads_not_sharded(const Int& HK, const Int& T) {
+  return make(ErrorKind::ValueError, "GDN cannot shard linear_num_key_heads ", HK, " over tp_size ", T,
+              ": it never replicates key heads");
+}
+
+// SPEC §16.1: KDA's bare assert.
+inline Failure kda_heads_not_divisible() { return make(ErrorKind::AssertionError, ""); }
+
+// SPEC §16.1: vLLM's divide().
+template <class Int>
+Failure mamba1_not_divisible(const Int& I, const Int& T) {
+  return make(ErrorKind::AssertionError, I, " is not divisible by ", T);
+}
+
+// SPEC §16.1: state_pairing's sides differ.
+template <class Int>
+Failure conv_window_lengths_differ(const Int& LP, const Int& LD) {
+  return make(ErrorKind::ValueError, "prefill conv window length ", LP, " differs from decode's ", LD,
+              ": K-1+num_speculative_tokens must match on both sides");
+}
+template <class Int>
+Failure conv_element_sizes_differ(const Int& ECP, const Int& ECD) {
+  return make(ErrorKind::ValueError, "prefill conv element size ", ECP, " differs from decode's ", ECD);
+}
+template <class Int>
+Failure ssm_element_sizes_differ(const Int& ESP, const Int& ESD) {
+  return make(ErrorKind::ValueError, "prefill SSM element size ", ESP, " differs from decode's ", ESD);
+}
+
+// Project (SPEC §16.3): a side's state bytes (channels x rows x element size)
+// past what the model's integer type holds (cpp_int holds any).
+template <class Int>
+Failure state_bytes_do_not_fit(const Int& T, const char* type) {
+  return make(ErrorKind::ValueError, "state bytes of tp_size ", T, " do not fit in ", type);
+}
+
+// Project (SPEC §16.3): a vLLM page's stride holds the state and padding.
+inline Failure page_smaller_than_state(const BigInt& stride, const BigInt& bytes) {
+  return make(ErrorKind::ValueError, "vLLM page of ", stride, " bytes is smaller than its state's ", bytes);
+}
+
 }  // namespace tpcheck::msg

@@ -11,6 +11,7 @@
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
 #include "tpcheck/stages.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck {
 namespace {
@@ -20,6 +21,7 @@ BigInt lift(std::int16_t v) { return widen(v); }
 BigInt lift(std::int32_t v) { return widen(v); }
 BigInt lift(std::int64_t v) { return widen(v); }
 BigInt lift(__int128 v) { return widen(v); }
+BigInt lift(unsigned __int128 v) { return widen(v); }
 bool lift(bool v) { return v; }
 None lift(None v) { return v; }
 template <class I>
@@ -41,6 +43,18 @@ StageCopy<BigInt> lift(const StageCopy<I>& c) {
 template <class I>
 DuplicateHeadFactors<BigInt> lift(const DuplicateHeadFactors<I>& f) {
   return {widen(f.prefill), widen(f.decode)};
+}
+template <class I>
+StateShape<BigInt> lift(const StateShape<I>& s) {
+  return {lift(s.c_loc), widen(s.ssm_heads), lift(s.elements_per_head)};
+}
+template <class I>
+SegmentRange<BigInt> lift(const SegmentRange<I>& r) {
+  return {r.name, lift(r.lo), lift(r.hi), lift(r.local_lo), r.replicated};
+}
+template <class I>
+StateCopy<BigInt> lift(const StateCopy<I>& c) {
+  return {c.segment, c.name, widen(c.p), lift(c.src), lift(c.dst), lift(c.n)};
 }
 template <class V>
 auto lift(const std::vector<V>& items) {
@@ -172,6 +186,57 @@ AttentionDp adp_of(const A& a, std::size_t first) {
   return {a[first] != 0, a[first + 1] != 0};
 }
 
+// A family's DIMS from the call's arguments from `first` on (the unused ones 1).
+template <class A>
+auto dims_of(StateFamily family, const A& a, std::size_t first) {
+  using Int = std::remove_cvref_t<decltype(a[0])>;
+  StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
+  for (std::size_t i = 0; i < state_dim_count(family); ++i) dims.v[i] = a[first + i];
+  return dims;
+}
+
+// `params` followed by family F's DIMS, each sharded by the operation's sizes.
+std::vector<Param> with_dims(std::vector<Param> params, StateFamily family) {
+  const std::span<const std::string_view> names = state_dim_names(family);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Param p{names[i], Role::StateDim};
+    p.family = static_cast<int>(family);
+    p.dim = static_cast<int>(i);
+    params.push_back(p);
+  }
+  return params;
+}
+
+// §16.1-16.2: F_state_shape, F_segments, F_state_plan, F_state_served per
+// family, then state_pairing. Their names live as long as the table.
+void add_state_operations(std::vector<Operation>& t) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const StateFamily f : kStateFamilies) {
+      for (const char* op : {"_state_shape", "_segments", "_state_plan", "_state_served"}) {
+        n.push_back(std::string(state_family_name(f)) + op);
+      }
+    }
+    return n;
+  }();
+  std::size_t name = 0;
+  for (const StateFamily f : kStateFamilies) {
+    t.push_back(op(names[name++], with_dims({size("T")}, f),
+                   [f](const auto& a) { return state_shape(a[0], dims_of(f, a, 1)); }));
+    t.push_back(op(names[name++], with_dims({rank_of("r", 1), size("T")}, f),
+                   [f](const auto& a) { return segments(a[0], a[1], dims_of(f, a, 2)); }));
+    t.push_back(op(names[name++], with_dims({rank_of("d", 2), size("P"), size("D")}, f),
+                   [f](const auto& a) { return state_plan(a[0], a[1], a[2], dims_of(f, a, 3)); }));
+    t.push_back(op(names[name++], with_dims({rank_of("p", 1), size("P"), size("D")}, f),
+                   [f](const auto& a) { return state_served(a[0], a[1], a[2], dims_of(f, a, 3)); }));
+  }
+  const std::vector<Param> pairing = {{"LP", Role::ConvWindow},  {"LD", Role::ConvWindow, 0},
+                                      {"ECP", Role::ElementSize}, {"ECD", Role::ElementSize, 2},
+                                      {"ESP", Role::ElementSize}, {"ESD", Role::ElementSize, 4}};
+  t.push_back(op("state_pairing", pairing,
+                 [](const auto& a) { return state_pairing(a[0], a[1], a[2], a[3], a[4], a[5]); }));
+}
+
 const std::vector<Operation>& table() {
   static const std::vector<Operation> ops = [] {
     const std::vector<Param> local_rank_pair = {rank_of("r", 1), size("L"), size("R")};
@@ -277,6 +342,7 @@ const std::vector<Operation>& table() {
                        [c](const auto& a) { return sizing_accepted(c, a[0], a[1], a[2], a[3] != 0); }));
       }
     }
+    add_state_operations(t);
     return t;
   }();
   return ops;

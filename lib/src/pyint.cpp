@@ -21,19 +21,21 @@ std::string_view kind_name(ErrorKind kind) {
 
 std::string decimal(std::int64_t v) { return std::to_string(v); }
 
-std::string decimal(__int128 v) {
+std::string decimal(unsigned __int128 v) {
   if (v == 0) return "0";
-  const bool negative = v < 0;
-  // Work on the magnitude as unsigned: -INT128_MIN does not fit.
-  unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
   std::string digits;
-  while (mag != 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(mag % 10)));
-    mag /= 10;
+  while (v != 0) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
   }
-  if (negative) digits.push_back('-');
   std::reverse(digits.begin(), digits.end());
   return digits;
+}
+
+std::string decimal(__int128 v) {
+  // The magnitude as unsigned: -INT128_MIN does not fit.
+  if (v >= 0) return decimal(static_cast<unsigned __int128>(v));
+  return "-" + decimal(-static_cast<unsigned __int128>(v));
 }
 
 std::string decimal(const BigInt& v) {

@@ -144,9 +144,40 @@ inline Choice shape_count(const Block& b) {
     case BlockKind::StageSplit: return static_cast<Splits>(b.option) == Splits::WithInvalid ? 6 : 3;
     case BlockKind::Stage:
     case BlockKind::DpGroup: return static_cast<Ranks>(b.option) == Ranks::WithInvalid ? 7 : 3;
+    case BlockKind::StateDim: return static_cast<Dims>(b.option) == Dims::Edges ? 8 : 3;
+    case BlockKind::Length: return static_cast<Sizes>(b.option) == Sizes::WithNonPositive ? 6 : 3;
+    case BlockKind::Choice: return b.choices;
   }
   return 1;
 }
+
+// A state dim's choices (domain_choices.cpp): shape, factor, small, then a
+// magnitude. The shapes by rule (DimRule), the first ones the valid values:
+//   count   0 l * (1 + factor % 8), 1 l * magnitude, 2 l (l: the lcm of the
+//           sizes and the count it multiplies); edges: 3 a multiple of every
+//           constraint but the one factor chooses, 4 zero, 5 -(1 + small),
+//           6 any magnitude, 7 a negative magnitude
+//   groups  0 one, 1 H, 2 l * gcd(H / l, 1 + factor); edges: 3 a divisor of H
+//           above 1 that the side factor chooses does not divide, 4 H + 1,
+//           5 zero, 6 -(1 + small), 7 any magnitude
+//   free    0 1 + small, 1 magnitude; edges: 2 zero, 3 -(1 + small)
+//   unused  1
+struct StateDimChoices {
+  Choice shape = 0, factor = 0, small = 0;
+  MagnitudeChoices m{};
+};
+StateDimChoices read_state_dim(const Block& b, Reader& in);
+BigInt state_dim_value(const Block& b, const StateDimChoices& c, const BigInt* values, const Limits& limits);
+
+// A window length or an element size: 0 the value it shares (1 + small
+// without one), 1 1 + small, 2 a magnitude; with non-positive: 3 zero,
+// 4 -(1 + small), 5 a negative magnitude.
+struct LengthChoices {
+  Choice shape = 0, small = 0;
+  MagnitudeChoices m{};
+};
+LengthChoices read_length(const Block& b, Reader& in);
+BigInt length_value(const Block& b, const LengthChoices& c, const BigInt* values, const Limits& limits);
 
 // A size of a side as a head count sees it: 1 (which shards any count) when
 // the block exempts the side under a flag that is set.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "tpcheck/sharding.hpp"
 #include "tpcheck/stages.hpp"
@@ -17,6 +18,7 @@ bool Block::gives_sizes() const {
     case BlockKind::Pair:
     case BlockKind::Heads:
     case BlockKind::DpSize:
+    case BlockKind::StateDim:
       return true;
     default:
       return false;
@@ -66,9 +68,10 @@ Block heads(const char* name, const char* of_a, const char* of_b, HeadCounts opt
 
 Block flag(const char* name) { return make(BlockKind::Flag, 0, name); }
 
-Block with_narrow_edges(Block b, std::int64_t from) {
+Block with_narrow_edges(Block b, std::int64_t from, std::int64_t below) {
   b.narrow_edges = true;
   b.narrow_edges_from = from;
+  b.narrow_edges_below = below;
   return b;
 }
 
@@ -116,6 +119,56 @@ Block dp_group(const char* name, const char* of_size, const char* adp_flag, Rank
   return block;
 }
 
+Block state_dim(const char* name, StateFamily family, std::uint8_t dim, const char* count, const char* side_a,
+                const char* side_b, Dims option) {
+  Block block = make(BlockKind::StateDim, static_cast<std::uint8_t>(option), name, count);
+  block.state_family = static_cast<std::int8_t>(family);
+  block.dim = dim;
+  block.side_names = {side_a, side_b};
+  return block;
+}
+
+Block state_dim_of(const char* name, const char* family_name, std::uint8_t dim, const char* count, const char* side_a,
+                   const char* side_b, Dims option) {
+  Block block = make(BlockKind::StateDim, static_cast<std::uint8_t>(option), name, count);
+  block.family_name = family_name;
+  block.dim = dim;
+  block.side_names = {side_a, side_b};
+  return block;
+}
+
+Block length(const char* name, const char* same_as, Sizes option) {
+  return make(BlockKind::Length, static_cast<std::uint8_t>(option), name, same_as);
+}
+
+Block choice(const char* name, std::uint8_t count) {
+  Block block = make(BlockKind::Choice, 0, name);
+  block.choices = count;
+  return block;
+}
+
+DimRule dim_rule(StateFamily family, std::uint8_t dim) {
+  if (dim >= state_dim_count(family)) return DimRule::Unused;
+  if (dim == 0) return DimRule::Count;
+  if (dim == 2) return family == StateFamily::Mamba2 ? DimRule::Groups : DimRule::Count;
+  return DimRule::Free;
+}
+
+namespace {
+
+template <class V>
+StateFamily family_in(const Block& b, const V* values) {
+  if (b.state_family >= 0) return static_cast<StateFamily>(b.state_family);
+  const V& v = values[b.family_at];
+  const V last = static_cast<std::int64_t>(kStateFamilies.size() - 1);
+  return static_cast<StateFamily>(static_cast<int>(std::max(V(0), std::min(v, last))));
+}
+
+}  // namespace
+
+StateFamily block_family(const Block& b, const std::int64_t* values) { return family_in(b, values); }
+StateFamily block_family(const Block& b, const BigInt* values) { return family_in(b, values); }
+
 Domain& Domain::sweep_cap(std::int64_t max_tp, std::int64_t max_heads) {
   cap_tp_ = max_tp;
   cap_heads_ = max_heads;
@@ -149,6 +202,10 @@ Domain::Domain(std::vector<Block> blocks) : blocks_(std::move(blocks)) {
       if (b.of_names[static_cast<std::size_t>(k)]) b.of[static_cast<std::size_t>(k)] = position_of(b.of_names[static_cast<std::size_t>(k)], b.names[0]);
     }
     if (b.flag_name) b.flag = position_of(b.flag_name, b.names[0]);
+    if (b.family_name) b.family_at = position_of(b.family_name, b.names[0]);
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (b.side_names[k]) b.sides[k] = position_of(b.side_names[k], b.names[0]);
+    }
     for (std::size_t k = 0; k < 2; ++k) {
       if (b.exempt_names[k]) b.exempt[k] = position_of(b.exempt_names[k], b.names[0]);
     }
@@ -197,7 +254,9 @@ I rank_bound(const Block& b, const I* values) {
 void narrow_edges_past(const Block& b, I max, std::vector<I>& out) {
   if (b.narrow_edges) {
     for (const I edge : kNarrowEdges) {
-      if (edge > max && edge >= b.narrow_edges_from) out.push_back(edge);
+      if (edge > max && edge >= b.narrow_edges_from && (b.narrow_edges_below == 0 || edge < b.narrow_edges_below)) {
+        out.push_back(edge);
+      }
     }
   }
   if (b.listing_edge && kListingEdge > max) out.push_back(kListingEdge);
@@ -362,6 +421,124 @@ void base_ports(I dp_size, I T, std::vector<I>& out) {
   out.insert(out.end(), bases.begin(), bases.end());
 }
 
+// ---- state dims ----
+
+I gcd_of(I a, I b) {
+  while (b != 0) a = std::exchange(b, a % b);
+  return a;
+}
+
+// The lcm of the positive values among `constraints` (1 for none), or 0 when
+// it passes 2^40 (no multiple of it is walked then).
+I lcm_of(const std::vector<I>& constraints) {
+  I l = 1;
+  for (const I c : constraints) {
+    if (c < 1) continue;
+    l = l / gcd_of(l, c) * c;
+    if (l > (I(1) << 40)) return 0;
+  }
+  return l;
+}
+
+// A state dim's constraints: the sizes that shard it, and (a count of dim 2)
+// the count it multiplies.
+std::vector<I> count_constraints(const Block& b, const I* values) {
+  std::vector<I> c;
+  for (const int side : b.sides) {
+    if (side >= 0) c.push_back(values[side]);
+  }
+  if (b.of[0] >= 0) c.push_back(values[b.of[0]]);
+  return c;
+}
+
+// A count: the multiples of every constraint up to the bound (and past it at
+// int16's edges and the listing limit); with edges, -1, 0, and for each
+// constraint the first value that is a multiple of all the others but not of it.
+void state_counts(const Block& b, const Bound& bound, const I* values, std::vector<I>& out) {
+  const std::vector<I> constraints = count_constraints(b, values);
+  const I l = lcm_of(constraints);
+  const std::size_t from = out.size();
+  if (l > 0) {
+    for (I m = l; m <= bound.max_heads; m += l) out.push_back(m);
+    std::vector<I> edges;
+    narrow_edges_past(b, bound.max_heads, edges);
+    for (const I e : edges) {
+      if (e % l == 0) out.push_back(e);
+    }
+  }
+  if (static_cast<Dims>(b.option) == Dims::Edges) {
+    out.insert(out.end(), {-1, 0});
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      if (constraints[k] < 2) continue;
+      out.push_back(1);
+      std::vector<I> others = constraints;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+      const I o = lcm_of(others);
+      if (o > 0 && o % constraints[k] != 0) out.push_back(o);
+    }
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+  out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(from), out.end()), out.end());
+}
+
+// Mamba2's groups of H heads: the divisors of H that are 1 or a multiple of
+// every side, up to the bound, and H itself; with edges, -1, 0, the smallest
+// non-divisor of H, and per side the smallest divisor above 1 that is a
+// multiple of the other side but not of it.
+void state_groups(const Block& b, const Bound& bound, const I* values, std::vector<I>& out) {
+  const I H = values[b.of[0]];
+  const bool edges = static_cast<Dims>(b.option) == Dims::Edges;
+  const std::size_t from = out.size();
+  if (edges) out.insert(out.end(), {-1, 0});
+  std::vector<I> sides;
+  for (const int side : b.sides) {
+    if (side >= 0 && values[side] >= 1) sides.push_back(values[side]);
+  }
+  const I l = lcm_of(sides);
+  if (H < 1) {
+    out.push_back(1);
+  } else {
+    std::vector<I> divisors;
+    for (I g = 1; g * g <= H; ++g) {
+      if (H % g == 0) divisors.insert(divisors.end(), {g, H / g});
+    }
+    std::sort(divisors.begin(), divisors.end());
+    divisors.erase(std::unique(divisors.begin(), divisors.end()), divisors.end());
+    for (const I g : divisors) {
+      if ((g == 1 || (l > 0 && g % l == 0)) && (g <= bound.max_heads || g == H)) out.push_back(g);
+    }
+    if (edges) {
+      I k = 2;
+      while (H % k == 0) ++k;
+      out.push_back(k);
+      for (std::size_t s = 0; s < sides.size(); ++s) {
+        const I other = sides.size() == 2 ? sides[1 - s] : 1;
+        for (const I g : divisors) {
+          if (g > 1 && g % other == 0 && g % sides[s] != 0) {
+            out.push_back(g);
+            break;
+          }
+        }
+      }
+    }
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+  out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(from), out.end()), out.end());
+}
+
+void state_dims(const Block& b, const Bound& bound, const I* values, std::vector<I>& out) {
+  switch (dim_rule(block_family(b, values), b.dim)) {
+    case DimRule::Count: state_counts(b, bound, values, out); break;
+    case DimRule::Groups: state_groups(b, bound, values, out); break;
+    case DimRule::Free:
+      if (static_cast<Dims>(b.option) == Dims::Edges) range(-1, 0, out);
+      range(1, kSweepFreeDims, out);
+      narrow_edges_past(b, kSweepFreeDims, out);
+      break;
+    case DimRule::Unused: out.push_back(1); break;
+  }
+}
+
 }  // namespace
 
 void block_values(const Block& b, const Bound& bound, const std::int64_t* values, std::vector<std::int64_t>& out) {
@@ -391,6 +568,12 @@ void block_values(const Block& b, const Bound& bound, const std::int64_t* values
       break;
     }
     case BlockKind::DpGroup: ranks(static_cast<Ranks>(b.option), group_count(b, values), bound, out); break;
+    case BlockKind::StateDim: state_dims(b, bound, values, out); break;
+    case BlockKind::Length:
+      if (static_cast<Sizes>(b.option) == Sizes::WithNonPositive) range(-1, 0, out);
+      range(1, kSweepFreeDims, out);
+      break;
+    case BlockKind::Choice: range(0, b.choices - 1, out); break;
   }
 }
 
@@ -428,6 +611,19 @@ std::string option_text(const Block& b) {
              " layers in the sweep" + (static_cast<Splits>(b.option) == Splits::WithInvalid ? ", with invalid" : "");
     case BlockKind::Stage:
     case BlockKind::DpGroup: return static_cast<Ranks>(b.option) == Ranks::WithInvalid ? ", with invalid" : "";
+    case BlockKind::StateDim: {
+      std::string out = b.state_family >= 0
+                            ? std::string(": ") + std::string(state_family_name(static_cast<StateFamily>(b.state_family)))
+                            : std::string(": of the family ") + b.family_name;
+      out += " dim " + std::to_string(b.dim);
+      const bool free = b.state_family >= 0 && dom::dim_rule(static_cast<StateFamily>(b.state_family), b.dim) == DimRule::Free;
+      for (const char* side : b.side_names) {
+        if (side && !free) out += std::string(", sharded by ") + side;
+      }
+      return out + (static_cast<Dims>(b.option) == Dims::Edges ? ", and the edges of its checks" : "");
+    }
+    case BlockKind::Length: return static_cast<Sizes>(b.option) == Sizes::Positive ? "" : ": with non-positive";
+    case BlockKind::Choice: return ": 0.." + std::to_string(b.choices - 1);
     default: return "";
   }
 }
@@ -446,6 +642,9 @@ const char* kind_text(BlockKind kind) {
     case BlockKind::StageSplit: return "stage_split";
     case BlockKind::Stage: return "stage";
     case BlockKind::DpGroup: return "dp_group";
+    case BlockKind::StateDim: return "state_dim";
+    case BlockKind::Length: return "length";
+    case BlockKind::Choice: return "choice";
   }
   return "block";
 }
@@ -473,7 +672,10 @@ std::string domain_text(const Domain& d) {
       out += std::string(", 1 under ") + b.flag_name;
     }
     if (b.given_name) out += std::string(", all only for a valid ") + b.given_name;
-    if (b.narrow_edges) out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
+    if (b.narrow_edges) {
+      out += b.narrow_edges_from > 0 ? ", and int16's edges from " + std::to_string(b.narrow_edges_from) : ", and int16's edges";
+      if (b.narrow_edges_below > 0) out += " below " + std::to_string(b.narrow_edges_below);
+    }
     if (b.listing_edge) out += ", and past the listing limit";
     out += ")";
   }

@@ -54,6 +54,17 @@ std::vector<Choice> choice_ranges(const Block& b) {
     case BlockKind::DpGroup:
       out.insert(out.end(), {shapes, kSmall, kWide});
       break;
+    case BlockKind::StateDim:
+      out.insert(out.end(), {shapes, kFactor, kSmall});
+      magnitude_ranges(out);
+      break;
+    case BlockKind::Length:
+      out.insert(out.end(), {shapes, kSmall});
+      magnitude_ranges(out);
+      break;
+    case BlockKind::Choice:
+      out.push_back(shapes);
+      break;
   }
   return out;
 }
@@ -314,6 +325,136 @@ BigInt choices::stage_split_value(const Block& b, const StageSplitChoices& c, co
   return code;
 }
 
+StateDimChoices choices::read_state_dim(const Block& b, Reader& in) {
+  StateDimChoices c;
+  c.shape = in.next(shape_count(b));
+  c.factor = in.next(kFactor);
+  c.small = in.next(kSmall);
+  c.m = read_magnitude(in);
+  return c;
+}
+
+namespace {
+
+// The lcm of the positive values among `constraints` (1 for none).
+BigInt lcm_of(const std::vector<BigInt>& constraints) {
+  BigInt l = 1;
+  for (const BigInt& c : constraints) {
+    if (c >= 1) l = l / boost::multiprecision::gcd(l, c) * c;
+  }
+  return l;
+}
+
+std::vector<BigInt> side_values(const Block& b, const BigInt* values) {
+  std::vector<BigInt> sides;
+  for (const int side : b.sides) {
+    if (side >= 0) sides.push_back(values[side]);
+  }
+  return sides;
+}
+
+BigInt state_count(const Block& b, const StateDimChoices& c, const BigInt* values, const Limits& limits) {
+  const BigInt& top = size_limit(limits);
+  std::vector<BigInt> constraints = side_values(b, values);
+  if (b.of[0] >= 0) constraints.push_back(values[b.of[0]]);
+  const BigInt l = lcm_of(constraints);
+  const Choice shape = c.shape;
+  if (shape <= 2 && l > top) return magnitude(c.m, top);  // no multiple fits the limits
+  switch (shape) {
+    case 0: return l * (1 + c.factor % 8) <= top ? BigInt(l * (1 + c.factor % 8)) : l;
+    case 1: return l * magnitude(c.m, top / l);
+    case 2: return l;
+    case 3: {
+      // A multiple of every constraint but one: the lcm of the others, when it is not a multiple of that one.
+      if (constraints.empty()) return 1;
+      const std::size_t k = c.factor % constraints.size();
+      std::vector<BigInt> others = constraints;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+      const BigInt o = lcm_of(others);
+      if (constraints[k] >= 2 && o % constraints[k] != 0 && o <= top) return o;
+      return 1;
+    }
+    case 4: return 0;
+    case 5: return -BigInt(1 + c.small);
+    case 6: return magnitude(c.m, top);
+    default: return -magnitude(c.m, -limits.lowest);
+  }
+}
+
+BigInt state_groups(const Block& b, const StateDimChoices& c, const BigInt* values, const Limits& limits) {
+  using boost::multiprecision::gcd;
+  const BigInt& top = size_limit(limits);
+  const BigInt& H = values[b.of[0]];
+  const std::vector<BigInt> sides = side_values(b, values);
+  const BigInt l = lcm_of(sides);
+  switch (c.shape) {
+    case 0: return 1;
+    case 1: return H >= 1 ? H : BigInt(1);
+    case 2: return H >= 1 && H % l == 0 ? BigInt(l * gcd(BigInt(H / l), BigInt(1 + c.factor))) : BigInt(1);
+    case 4: return H >= 1 && H < top ? BigInt(H + 1) : BigInt(2);
+    case 5: return 0;
+    case 6: return -BigInt(1 + c.small);
+    case 7: return magnitude(c.m, top);
+    default: {
+      // A divisor of H above 1 that the chosen side does not divide (and the
+      // other side does, where one can): the other side; it with the chosen
+      // side over its smallest prime factor; H without the chosen side's primes.
+      if (H < 1 || sides.empty()) return 2;
+      const std::size_t k = c.factor % sides.size();
+      const BigInt& s = sides[k];
+      if (s < 1) return 2;
+      const BigInt other = sides.size() == 2 && sides[1 - k] >= 1 ? sides[1 - k] : BigInt(1);
+      BigInt q = 2;
+      while (q < 1024 && q * q <= s && s % q != 0) ++q;
+      const BigInt part = q * q <= s && s % q == 0 ? BigInt(s / q) : BigInt(1);
+      BigInt stripped = H;
+      for (BigInt g = gcd(stripped, s); g > 1; g = gcd(stripped, s)) stripped /= g;
+      for (const BigInt& g : {other, BigInt(other / gcd(other, part) * part), BigInt(other * stripped)}) {
+        if (g > 1 && H % g == 0 && g % s != 0) return g;
+      }
+      return H < top ? BigInt(H + 1) : BigInt(2);
+    }
+  }
+}
+
+}  // namespace
+
+BigInt choices::state_dim_value(const Block& b, const StateDimChoices& c, const BigInt* values, const Limits& limits) {
+  const bool edges = static_cast<Dims>(b.option) == Dims::Edges;
+  switch (dim_rule(block_family(b, values), b.dim)) {
+    case DimRule::Count: return state_count(b, c, values, limits);
+    case DimRule::Groups: return state_groups(b, c, values, limits);
+    case DimRule::Free:
+      switch (c.shape % (edges ? 4 : 2)) {
+        case 0: return 1 + c.small;
+        case 1: return magnitude(c.m, size_limit(limits));
+        case 2: return 0;
+        default: return -BigInt(1 + c.small);
+      }
+    case DimRule::Unused: return 1;
+  }
+  return 1;
+}
+
+LengthChoices choices::read_length(const Block& b, Reader& in) {
+  LengthChoices c;
+  c.shape = in.next(shape_count(b));
+  c.small = in.next(kSmall);
+  c.m = read_magnitude(in);
+  return c;
+}
+
+BigInt choices::length_value(const Block& b, const LengthChoices& c, const BigInt* values, const Limits& limits) {
+  switch (c.shape) {
+    case 0: return b.of[0] >= 0 ? values[b.of[0]] : BigInt(1 + c.small);
+    case 1: return 1 + c.small;
+    case 2: return magnitude(c.m, size_limit(limits));
+    case 3: return 0;
+    case 4: return -BigInt(1 + c.small);
+    default: return -magnitude(c.m, -limits.lowest);
+  }
+}
+
 void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits& limits) {
   for (const Block& b : d.blocks()) {
     Reader in(choices);
@@ -333,6 +474,9 @@ void decode(const Domain& d, const Choice* choices, BigInt* values, const Limits
       case BlockKind::DpGroup:
         *out = decode_rank_below(b, in, values[b.flag] != 0 ? values[b.of[0]] : BigInt(1), limits);
         break;
+      case BlockKind::StateDim: *out = state_dim_value(b, read_state_dim(b, in), values, limits); break;
+      case BlockKind::Length: *out = length_value(b, read_length(b, in), values, limits); break;
+      case BlockKind::Choice: *out = in.next(shape_count(b)); break;
     }
     // Every block's decoder reads its whole layout (choice_ranges(b)), on
     // every path: the next block starts where this one stopped, and no

@@ -247,6 +247,90 @@ bool encode_base_port(const BigInt& v, const BigInt* values, const Block& b, std
   return false;
 }
 
+// A state dim's or a length's choices: candidates for its shape, factor and
+// small choice (and a magnitude when the value needs one), the first that
+// decodes back to the value (their decoders are the judges).
+template <class Choices, class Value>
+bool encode_by_candidates(const std::vector<Choices>& candidates, const BigInt& v, Value value_of,
+                          std::vector<Choice>& out, void (*put)(const Choices&, std::vector<Choice>&)) {
+  for (const Choices& c : candidates) {
+    if (value_of(c) == v) {
+      put(c, out);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The magnitude choices that give m, or nothing.
+std::optional<MagnitudeChoices> magnitude_of(const BigInt& m, const BigInt& limit) {
+  std::vector<Choice> c;
+  Writer w(c);
+  if (!put_magnitude(w, m, limit)) return std::nullopt;
+  return MagnitudeChoices{c[0], c[1], c[2]};
+}
+
+bool encode_state_dim(const Block& b, const BigInt& v, const BigInt* values, const Limits& limits,
+                      std::vector<Choice>& out) {
+  std::vector<StateDimChoices> candidates;
+  const BigInt& top = size_limit(limits);
+  const auto add = [&](Choice shape, Choice factor, Choice small, const std::optional<MagnitudeChoices>& m) {
+    if (shape >= shape_count(b)) return;
+    candidates.push_back({shape, factor, small, m.value_or(MagnitudeChoices{0, 0, 0})});
+  };
+  const bool negative_small = v < 0 && v >= -16;
+  for (Choice shape = 0; shape < shape_count(b); ++shape) {
+    add(shape, 0, negative_small ? static_cast<Choice>(-v - 1) : 0, std::nullopt);
+    if (v >= 1 && v <= 16) add(shape, 0, static_cast<Choice>(v - 1), std::nullopt);
+    if (v >= 1) add(shape, 0, 0, magnitude_of(v, top));
+    if (v <= -1) add(shape, 0, 0, magnitude_of(-v, -limits.lowest));
+  }
+  // A count l * m (shapes 0, 1) and Mamba2's groups l * d (shape 2): their factor or magnitude.
+  if (v >= 1) {
+    std::vector<BigInt> constraints;
+    for (const int side : b.sides) {
+      if (side >= 0 && values[side] >= 1) constraints.push_back(values[side]);
+    }
+    if (b.of[0] >= 0 && values[b.of[0]] >= 1) constraints.push_back(values[b.of[0]]);
+    BigInt l = 1;
+    for (const BigInt& c : constraints) l = l / boost::multiprecision::gcd(l, c) * c;
+    BigInt sides_lcm = 1;
+    for (const int side : b.sides) {
+      if (side >= 0 && values[side] >= 1) sides_lcm = sides_lcm / boost::multiprecision::gcd(sides_lcm, values[side]) * values[side];
+    }
+    for (const BigInt& unit : {l, sides_lcm}) {
+      if (v % unit != 0) continue;
+      const BigInt m = v / unit;
+      if (m - 1 < 256) {
+        add(0, static_cast<Choice>(m - 1), 0, std::nullopt);
+        add(2, static_cast<Choice>(m - 1), 0, std::nullopt);
+      }
+      if (unit <= top) add(1, 0, 0, magnitude_of(m, top / unit));
+    }
+    for (Choice factor = 0; factor < 4; ++factor) add(3, factor, 0, std::nullopt);
+  }
+  const auto value_of = [&](const StateDimChoices& c) { return state_dim_value(b, c, values, limits); };
+  return encode_by_candidates<StateDimChoices>(candidates, v, value_of, out, [](const StateDimChoices& c, std::vector<Choice>& o) {
+    o.insert(o.end(), {c.shape, c.factor, c.small, c.m.cls, c.m.small, c.m.wide});
+  });
+}
+
+bool encode_length(const Block& b, const BigInt& v, const BigInt* values, const Limits& limits, std::vector<Choice>& out) {
+  std::vector<LengthChoices> candidates;
+  const MagnitudeChoices none{0, 0, 0};
+  for (Choice shape = 0; shape < shape_count(b); ++shape) {
+    candidates.push_back({shape, 0, none});
+    if (v >= 1 && v <= 16) candidates.push_back({shape, static_cast<Choice>(v - 1), none});
+    if (v < 0 && v >= -16) candidates.push_back({shape, static_cast<Choice>(-v - 1), none});
+    if (v >= 1) candidates.push_back({shape, 0, magnitude_of(v, size_limit(limits)).value_or(none)});
+    if (v <= -1) candidates.push_back({shape, 0, magnitude_of(-v, -limits.lowest).value_or(none)});
+  }
+  const auto value_of = [&](const LengthChoices& c) { return length_value(b, c, values, limits); };
+  return encode_by_candidates<LengthChoices>(candidates, v, value_of, out, [](const LengthChoices& c, std::vector<Choice>& o) {
+    o.insert(o.end(), {c.shape, c.small, c.m.cls, c.m.small, c.m.wide});
+  });
+}
+
 }  // namespace
 
 std::optional<std::vector<Choice>> encode(const Domain& d, const BigInt* values, const Limits& limits) {
@@ -269,6 +353,9 @@ std::optional<std::vector<Choice>> encode(const Domain& d, const BigInt* values,
       case BlockKind::DpGroup:
         ok = encode_rank_below(b, v, values[b.flag] != 0 ? values[b.of[0]] : BigInt(1), out);
         break;
+      case BlockKind::StateDim: ok = encode_state_dim(b, v, values, limits, out); break;
+      case BlockKind::Length: ok = encode_length(b, v, values, limits, out); break;
+      case BlockKind::Choice: ok = v >= 0 && v < b.choices && (out.push_back(static_cast<Choice>(v)), true); break;
     }
     if (!ok) return std::nullopt;
   }

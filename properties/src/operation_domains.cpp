@@ -14,6 +14,16 @@ constexpr std::uint8_t kSplitLayers = 2;
 constexpr std::int64_t kStagedSweepCap = 3;
 constexpr std::int64_t kAdpSweepCap = 16;
 constexpr std::int64_t kStagedEdgesFrom = 16384;
+// The recurrent state's operations: sizes up to 4 and counts up to 8 (with
+// int16's edges and the listing limit past them), where every check of SPEC
+// §16.1 is the first to fail, both replicated rules and P > D, P < D, P = D
+// are met; the dims multiply the cases.
+constexpr std::int64_t kStateSweepSizes = 4;
+constexpr std::int64_t kStateSweepCounts = 8;
+// Their sizes only at int16's edges whose squares pass it (d * P crosses
+// there): a size of 16384 against 1 lists 16384 copies of each segment, a
+// cost the counts' edges (H = 16384 heads) avoid while crossing int16 too.
+constexpr std::int64_t kStateEdgesBelow = 16384;
 
 OperationDomain domain_of(const OperationInfo& op) {
   const auto& params = op.params;
@@ -36,11 +46,13 @@ OperationDomain domain_of(const OperationInfo& op) {
     if (p.role == Role::AttentionDp) adp.push_back(p.name.data());
   }
   const bool splits = first_of(Role::StageSplit) != nullptr;
+  const bool state = first_of(Role::StateDim) != nullptr;
   std::vector<Block> blocks;
   std::vector<int> order;  // parameters in block order
   // Each pass adds the parameters of some roles: earlier passes are what later ones depend on.
   const std::vector<std::vector<Role>> passes = {
-      {Role::Size, Role::DpSize, Role::Flag, Role::AttentionDp, Role::StageSplit},
+      {Role::Size, Role::DpSize, Role::Flag, Role::AttentionDp, Role::StageSplit, Role::ConvWindow, Role::ElementSize},
+      {Role::StateDim},
       {Role::HeadCount},
       {Role::Rank, Role::HeadIndex, Role::DpRank, Role::HostCount, Role::BasePort, Role::Stage, Role::DpGroup}};
   for (const auto& pass : passes) {
@@ -55,7 +67,8 @@ OperationDomain domain_of(const OperationInfo& op) {
         // stage's global ranks (u * P + ...) are the products to cross there;
         // the smaller edges' squares are the plan operations' to cross.
         case Role::Size:
-          blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive), splits ? kStagedEdgesFrom : 0));
+          blocks.push_back(with_narrow_edges(dom::size(n, dom::Sizes::WithNonPositive), splits ? kStagedEdgesFrom : 0,
+                                             state ? kStateEdgesBelow : 0));
           break;
         case Role::DpSize: blocks.push_back(dom::dp_size(n, dom::Sizes::WithNonPositive)); break;
         case Role::Flag: blocks.push_back(dom::flag(n)); break;
@@ -90,6 +103,23 @@ OperationDomain domain_of(const OperationInfo& op) {
           break;
         case Role::Stage: blocks.push_back(dom::stage(n, name(p.of))); break;
         case Role::DpGroup: blocks.push_back(dom::dp_group(n, name(p.of), name(p.given))); break;
+        // A family's dims, sharded by the operation's sizes; dim 2 (Mamba2's
+        // G, GDN's HV) depends on dim 0. The counts and the first free dim
+        // also walk int16's edges: their products are the widths to cross.
+        case Role::StateDim: {
+          const auto family = static_cast<StateFamily>(p.family);
+          const auto dim = static_cast<std::uint8_t>(p.dim);
+          const char* count = dim == 2 ? name(static_cast<int>(i) - 2) : nullptr;
+          const dom::DimRule rule = dom::dim_rule(family, dim);
+          const Block b = dom::state_dim(n, family, dim, count, sizes.empty() ? nullptr : sizes[0],
+                                         sizes.size() > 1 ? sizes[1] : nullptr, dom::Dims::Edges);
+          blocks.push_back(rule == dom::DimRule::Count || dim == 1 ? with_narrow_edges(b) : b);
+          break;
+        }
+        case Role::ConvWindow:
+        case Role::ElementSize:
+          blocks.push_back(dom::length(n, p.of >= 0 ? name(p.of) : nullptr, dom::Sizes::WithNonPositive));
+          break;
       }
       order.push_back(static_cast<int>(i));
     }
@@ -101,7 +131,9 @@ OperationDomain domain_of(const OperationInfo& op) {
   // Stage splits and attention-DP flags multiply a sizing's cases: the sweep
   // walks them on small sizes (with int16's edges still), where every shape
   // of a stage overlap and every DP group already meets the arithmetic.
-  if (splits && !sizes.empty()) {
+  if (state) {
+    out.domain.sweep_cap(kStateSweepSizes, kStateSweepCounts);
+  } else if (splits && !sizes.empty()) {
     out.domain.sweep_cap(kStagedSweepCap, kStagedSweepCap);
   } else if (!adp.empty()) {
     out.domain.sweep_cap(kAdpSweepCap, kAdpSweepCap);

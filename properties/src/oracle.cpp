@@ -169,6 +169,11 @@ inv::Entry entry_of(const Oracle& o, const Options& options) {
       b.option = static_cast<std::uint8_t>(dom::Ranks::WithInvalid);
     }
     if (b.kind == dom::BlockKind::Size || b.kind == dom::BlockKind::Heads) b = dom::with_listing_edge(b);
+    // A state count past the listing limit: the sizes that shard it make a plan or a fan-in that long.
+    if (b.kind == dom::BlockKind::StateDim && b.state_family >= 0 &&
+        dom::dim_rule(static_cast<StateFamily>(b.state_family), b.dim) == dom::DimRule::Count) {
+      b = dom::with_listing_edge(b);
+    }
     if (b.kind == dom::BlockKind::Hosts) b.option = static_cast<std::uint8_t>(dom::Sizes::WithNonPositive);
     if (b.kind == dom::BlockKind::Heads && options.every_head_count) {
       b.option = static_cast<std::uint8_t>(dom::HeadCounts::Any);

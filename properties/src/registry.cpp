@@ -14,7 +14,7 @@
 namespace tpcheck::inv::declare::files {
 extern int rank_map_invariants, head_invariants, plan_invariants, count_invariants, port_invariants,
     deployment_invariants, stage_invariants, differential, preconditions_rank_map, preconditions_heads,
-    preconditions_plan, preconditions_ports, preconditions_deployment, preconditions_stages;
+    preconditions_plan, preconditions_ports, preconditions_deployment, preconditions_stages, preconditions_state;
 // An object with external linkage holding their addresses: the compiler must
 // emit it, so the linker must resolve (and keep) every file it points to.
 extern int* const all[];
@@ -22,7 +22,7 @@ int* const all[] = {&rank_map_invariants,    &head_invariants,       &plan_invar
                     &count_invariants,       &port_invariants,       &deployment_invariants,
                     &stage_invariants,       &differential,          &preconditions_rank_map,
                     &preconditions_heads,    &preconditions_plan,    &preconditions_ports,
-                    &preconditions_deployment, &preconditions_stages};
+                    &preconditions_deployment, &preconditions_stages, &preconditions_state};
 }  // namespace tpcheck::inv::declare::files
 
 namespace tpcheck::inv {

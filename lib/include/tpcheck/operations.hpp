@@ -38,6 +38,14 @@ enum class Role {
   Stage,        // a stage of the StageSplit at `of`
   AttentionDp,  // a side's attention-DP flag: 0 or 1
   DpGroup,      // a DP group of the Size at `of`: [0, T) under the AttentionDp at `given`, else 0
+  // A recurrent state family's dimension (SPEC §16.0): dim `dim` of family
+  // `family` (StateFamily's value), which the operation's Sizes shard.
+  StateDim,
+  // A side's conv window length L (rows per conv channel); `of`: the other
+  // side's, which it must equal, or -1.
+  ConvWindow,
+  // A side's element size in bytes (conv or SSM state); `of` as ConvWindow.
+  ElementSize,
 };
 
 struct Param {
@@ -45,6 +53,8 @@ struct Param {
   Role role;
   int of = -1;     // Rank, HeadIndex, HostCount, StageSplit, Stage, DpGroup: index of the parameter that bounds it
   int given = -1;  // DpGroup: index of the AttentionDp flag that makes its side's ranks groups
+  int family = -1;  // StateDim: the family (a StateFamily's value)
+  int dim = -1;     // StateDim: its index in the family's DIMS
   // A parameter reads as its name.
   operator std::string_view() const { return name; }  // NOLINT: implicit on purpose
   friend bool operator==(const Param& p, std::string_view name) { return p.name == name; }

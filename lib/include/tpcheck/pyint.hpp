@@ -111,6 +111,7 @@ inline std::string decimal(std::int16_t v) { return std::to_string(v); }
 inline std::string decimal(std::int32_t v) { return std::to_string(v); }
 std::string decimal(std::int64_t v);
 std::string decimal(__int128 v);
+std::string decimal(unsigned __int128 v);
 std::string decimal(const BigInt& v);
 
 // Python's int(text) restricted to optional sign and decimal digits, with at
@@ -144,6 +145,11 @@ inline BigInt widen(__int128 v) {
   out <<= 64;
   out += BigInt(static_cast<std::uint64_t>(mag));
   return negative ? BigInt(-out) : out;
+}
+inline BigInt widen(unsigned __int128 v) {
+  BigInt out = BigInt(static_cast<std::uint64_t>(v >> 64));
+  out <<= 64;
+  return out + BigInt(static_cast<std::uint64_t>(v));
 }
 inline const BigInt& widen(const BigInt& v) { return v; }
 

@@ -8,6 +8,7 @@
 
 #include "tpcheck/model.hpp"
 #include "tpcheck/stages.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck {
 
@@ -15,6 +16,7 @@ inline std::string render(std::int16_t v) { return decimal(v); }
 inline std::string render(std::int32_t v) { return decimal(v); }
 inline std::string render(std::int64_t v) { return decimal(v); }
 inline std::string render(__int128 v) { return decimal(v); }
+inline std::string render(unsigned __int128 v) { return decimal(v); }
 inline std::string render(const BigInt& v) { return decimal(v); }
 inline std::string render(None) { return "None"; }
 inline std::string render(bool v) { return v ? "True" : "False"; }
@@ -45,6 +47,26 @@ std::string render(const StageCopy<Int>& c) {
 template <ModelInt Int>
 std::string render(const DuplicateHeadFactors<Int>& f) {
   return "(" + decimal(f.prefill) + ", " + decimal(f.decode) + ")";
+}
+
+// (C_loc, ssm_heads, elements_per_head)
+template <ModelInt Int>
+std::string render(const StateShape<Int>& s) {
+  return "(" + render(s.c_loc) + ", " + render(s.ssm_heads) + ", " + render(s.elements_per_head) + ")";
+}
+
+// ('x', lo, hi, local_lo, replicated): a segment's name as Python's repr of a str.
+template <ModelInt Int>
+std::string render(const SegmentRange<Int>& r) {
+  return "('" + std::string(r.name) + "', " + render(r.lo) + ", " + render(r.hi) + ", " + render(r.local_lo) + ", " +
+         (r.replicated ? "1" : "0") + ")";
+}
+
+// ('x', p, src, dst, n)
+template <ModelInt Int>
+std::string render(const StateCopy<Int>& c) {
+  return "('" + std::string(c.name) + "', " + render(c.p) + ", " + render(c.src) + ", " + render(c.dst) + ", " +
+         render(c.n) + ")";
 }
 
 template <class V>

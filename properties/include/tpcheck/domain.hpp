@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tpcheck/pyint.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck::dom {
 
@@ -30,6 +31,9 @@ enum class BlockKind : std::uint8_t {
   StageSplit,  // a side's PP stage layer counts, as one integer (tpcheck/stages.hpp's code)
   Stage,       // a stage of a StageSplit
   DpGroup,     // an attention-DP group of a side
+  StateDim,    // a dimension of a recurrent state family (SPEC §16.0), fixed or given by a Choice
+  Length,      // a conv window length or an element size of one side (SPEC §16.0)
+  Choice,      // one of a few cases: 0 .. choices - 1 (a state family, a byte layout)
 };
 
 // Options of the blocks: which part of the block's values an invariant speaks about.
@@ -45,6 +49,10 @@ enum class DpRanks : std::uint8_t { NonNegative, Any };
 // total has that total); WithInvalid: also the empty list, a stage without
 // layers, and (sharing a total) another total.
 enum class Splits : std::uint8_t { Valid, WithInvalid };
+// Valid: only state dims both sides load (positive, consistent, every TP
+// check of SPEC §16.1 passes); Edges: also -1, 0 and, for each check, a value
+// it is the first to refuse.
+enum class Dims : std::uint8_t { Valid, Edges };
 
 struct Block {
   BlockKind kind;
@@ -63,9 +71,20 @@ struct Block {
   // every magnitude anyway.
   bool narrow_edges = false;
   std::int64_t narrow_edges_from = 0;  // ... only the edges at or past this one
+  std::int64_t narrow_edges_below = 0; // ... and (when > 0) below this one
   // Size and heads blocks: the sweep also walks kListingEdge, so that a
   // window or plan too long for the model to list is met whatever the bound.
   bool listing_edge = false;
+  // State dims: the family, fixed (a StateFamily's value) or, when -1, the
+  // value of the Choice named family_name; the dim's index in its DIMS; the
+  // TP sizes that must shard it (side_names). of_names[0] names the count
+  // the dim divides or multiplies (Mamba2's G and GDN's HV: dim 0).
+  std::int8_t state_family = -1;
+  std::uint8_t dim = 0;
+  const char* family_name = nullptr;
+  std::array<const char*, 2> side_names{};
+  // Choice: how many values it takes.
+  std::uint8_t choices = 0;
   // Filled in by Domain from the names: positions in the values array.
   std::array<int, 2> of{-1, -1};
   int flag = -1;
@@ -74,6 +93,8 @@ struct Block {
   int given_flag = -1;                        // ... and its MLA flag
   std::array<int, 2> given_exempt{-1, -1};    // ... and the flags exempting its sizes
   std::array<int, 2> exempt{-1, -1};          // heads: the positions of exempt_names
+  int family_at = -1;                         // state dims: the family's position
+  std::array<int, 2> sides{-1, -1};           // state dims: the positions of side_names
   int first = 0;
 
   int width() const { return kind == BlockKind::Pair ? 2 : 1; }
@@ -89,7 +110,7 @@ inline constexpr std::array<std::int64_t, 4> kNarrowEdges = {181, 182, 16384, 32
 // A block that also walks kNarrowEdges (see Block::narrow_edges), those at or
 // past `from` only when given (16384: the sizes whose multiples pass int16, where
 // a stage's global ranks do, without the ones whose squares do).
-Block with_narrow_edges(Block b, std::int64_t from = 0);
+Block with_narrow_edges(Block b, std::int64_t from = 0, std::int64_t below = 0);
 
 // The smallest prime past 2^20, the most elements the model lists
 // (kMaxListed): a size or head count this large makes a window or plan too
@@ -133,6 +154,33 @@ Block stage(const char* name, const char* of_split, Ranks option = Ranks::Valid)
 // A DP group of a side of TP size `of_size`: [0, T) under `adp_flag`, else 0
 // (with invalid: -1 and the group count too).
 Block dp_group(const char* name, const char* of_size, const char* adp_flag, Ranks option = Ranks::Valid);
+
+// A state dim's rule (SPEC §16.1), by family and index: dim 0 is a count the
+// sides shard (Mamba2's H, GDN's HK, KDA's H, Mamba1's I); dim 2 of Mamba2 its
+// groups (1, or a multiple of the sizes, dividing H) and of GDN its value heads
+// (a multiple of HK); the others free (a head dim, d_state); past a family's
+// DIMS, unused (always 1).
+enum class DimRule : std::uint8_t { Count, Groups, Free, Unused };
+DimRule dim_rule(StateFamily family, std::uint8_t dim);
+// The family of a state dim block in a case (its fixed one, or its Choice's value).
+StateFamily block_family(const Block& b, const std::int64_t* values);
+StateFamily block_family(const Block& b, const BigInt* values);
+
+// The sweep walks free state dims from 1 to this, window lengths and element sizes too.
+inline constexpr std::int64_t kSweepFreeDims = 3;
+
+// Dimension `dim` of a state family, fixed (operation domains) or read from
+// the Choice `family_name` (an invariant over every family); sharded by the
+// sizes side_a and side_b (either may be null); `count` the dim 0 it depends on.
+Block state_dim(const char* name, StateFamily family, std::uint8_t dim, const char* count, const char* side_a,
+                const char* side_b, Dims option = Dims::Valid);
+Block state_dim_of(const char* name, const char* family_name, std::uint8_t dim, const char* count, const char* side_a,
+                   const char* side_b, Dims option = Dims::Valid);
+// A conv window length or an element size: small positive values; with
+// `same_as`, often equal to that one; with Sizes::WithNonPositive, also 0 and below.
+Block length(const char* name, const char* same_as = nullptr, Sizes option = Sizes::Positive);
+// One of `count` cases, 0 .. count - 1.
+Block choice(const char* name, std::uint8_t count);
 
 struct Bound;
 
