@@ -260,6 +260,35 @@ TransferLog read_transfer_log(std::string_view text) {
       x.dst_list = read_value(words[5]);
       x.dst_indices = read_values(words[6]);
       send->transfers.push_back(std::move(x));
+    } else if (tag == "G" && words.size() == 4) {
+      // get_xfer_descs: a handle, the memory kind, the rows.
+      DescriptorList list;
+      const auto handle = read_u64(words[1]);
+      if (!handle) {
+        bad();
+        continue;
+      }
+      list.handle = *handle;
+      list.descs_only = true;
+      if (words[3] != "-") {
+        for (const auto row : split(words[3], ';')) list.rows.push_back(read_values(row));
+      }
+      send->lists.push_back(std::move(list));
+    } else if (tag == "I" && words.size() == 5) {
+      // initialize_xfer: a handle, the operation, the source and destination descriptors.
+      PreparedTransfer x;
+      const auto handle = read_u64(words[1]);
+      if (!handle) {
+        bad();
+        continue;
+      }
+      x.handle = *handle;
+      x.src_list = read_value(words[3]);
+      x.dst_list = read_value(words[4]);
+      x.whole_lists = true;
+      send->transfers.push_back(std::move(x));
+    } else if (tag == "W" && words.size() == 2) {
+      send->watched.emplace_back(words[1]);
     } else if (tag == "T" && words.size() == 2) {
       const auto handle = read_u64(words[1]);
       for (auto& x : send->transfers) {

@@ -1,6 +1,8 @@
 // Readers of what a driver of the child answers for one configuration
 // (conform/child/25_drivers.py): the items of a driver of kind `each`, the
-// log of a driver of kind `transfers` (conform/engines/sglang/child/), and
+// log of a driver of kind `transfers` (conform/engines/sglang/child/: lines
+// pairs, send, B, L, X, T for the KV transfers; G, I for NIXL's
+// get_xfer_descs and initialize_xfer; W for a watched method's call; R, !), and
 // the canonical integer forms in both. They take any text: what they cannot
 // read is a malformed item or line, which the relations report as such,
 // never a crash.
@@ -62,11 +64,13 @@ struct DescriptorList {
   std::uint64_t handle = 0;
   std::string agent;  // empty: the local (source) list
   std::vector<std::vector<Value>> rows;  // address, length, device id
+  bool descs_only = false;  // get_xfer_descs: rows to move, not a list registered for selection
 };
 struct PreparedTransfer {
   std::uint64_t handle = 0;
   Value src_list, dst_list;
   std::vector<Value> src_indices, dst_indices;
+  bool whole_lists = false;  // initialize_xfer: every row, source row k to destination row k
   bool posted = false;
 };
 struct Batch {
@@ -77,6 +81,7 @@ struct Send {
   std::vector<Batch> batches;                 // Mooncake
   std::vector<DescriptorList> lists;          // NIXL: the lists prepared during this send
   std::vector<PreparedTransfer> transfers;    // NIXL
+  std::vector<std::string> watched;           // the watched methods it called (the whole-slot path), in order
   bool returned = false;
   std::optional<Value> result;                // returned: the method's value, if not None
   std::string exception;                      // not returned: "Class: message"

@@ -219,6 +219,13 @@ std::string profiles_taking_fuzz() {
   return profiles_where([](const Profile& p) { return p.cxx != nullptr; });
 }
 
+std::string profiles_taking_family() {
+  return profiles_where([](const Profile& p) {
+    const auto bindings = p.bindings({});
+    return std::any_of(bindings.begin(), bindings.end(), [](const Binding& b) { return b.state; });
+  });
+}
+
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {
   for (const auto& k : table) {
     if (k.id == kind) return &k;

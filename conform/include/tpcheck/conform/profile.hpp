@@ -14,6 +14,7 @@
 #include "tpcheck/conform/grid.hpp"
 #include "tpcheck/conform/memory_layout.hpp"
 #include "tpcheck/pyint.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck::conform {
 
@@ -42,6 +43,7 @@ std::optional<Kind> kind_from_id(const std::string& id);
 
 struct Actual;     // session.hpp
 struct Binding;
+struct KindInfo;
 struct CxxChild;   // conform/src/cxx_build.hpp
 struct Judgement;  // judge.hpp
 
@@ -147,6 +149,12 @@ struct Binding {
   // The cases, when the parameters' kinds cannot say them (PP stage splits,
   // attention-DP groups): every case within the bounds, in order.
   std::function<std::vector<CaseArgs>(const GridBounds&)> cases;
+  // Its kinds, when they are not its profile's (a hybrid state function's,
+  // state_judge.hpp): their order and meaning in its report.
+  const std::vector<KindInfo>& (*kinds)() = nullptr;
+  // It moves hybrid models' recurrent state: its grid is SPEC §16.8's, which
+  // --family narrows.
+  bool state = false;
 
   std::vector<std::string> param_names() const;
   // The case a model call "OP ARGS..." of the regression corpus stands for,
@@ -159,9 +167,14 @@ struct Binding {
 bool is_cxx_source(const std::string& path);
 
 struct ProfileOptions {
+  // Written {hybrid} or {hybrid, families}, as the options were added.
+  ProfileOptions(bool hybrid_ = false, std::vector<StateFamily> families_ = {})
+      : hybrid(hybrid_), families(std::move(families_)) {}
   // --hybrid: call as for a hybrid (Mamba) model, for a profile that takes it
   // (Profile::hybrid).
   bool hybrid = false;
+  // --family: the state grid's families (SPEC §16.8); empty: every family.
+  std::vector<StateFamily> families;
 };
 
 // A deviation kind of a profile that reports findings: its name (a prefix
@@ -215,6 +228,8 @@ const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string&
 // that take --hybrid, and those whose functions are C++, which take --fuzz.
 std::string profiles_taking_hybrid();
 std::string profiles_taking_fuzz();
+// The same for --family: the profiles with a hybrid state function (Binding::state).
+std::string profiles_taking_family();
 
 // A binding on the configurations a connector is built for (the valid grid),
 // its call shaped from the definition's signature by parameter name.

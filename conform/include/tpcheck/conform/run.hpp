@@ -22,6 +22,7 @@ struct RunOptions {
   std::vector<std::string> files;   // connector sources, or the one adapter module
   bool adapter = false;
   bool hybrid = false;              // --hybrid, for a profile that takes it (Profile::hybrid)
+  std::vector<StateFamily> families;  // --family: the state grid's families (empty: all)
   std::vector<std::string> only;    // --function: just these (each must be found)
   GridBounds bounds;
   std::chrono::milliseconds timeout{5000};  // the budget of one call
@@ -94,6 +95,7 @@ struct FunctionReport {
   std::vector<DeviationGroup> notes;
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
   double judge_seconds = 0;  // by configuration: the time tpcheck spent judging (transfers judged per second)
+  double seconds = 0;        // the function's whole run: its calls and their judgement
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones
