@@ -79,12 +79,15 @@ def bind(spec, sources):
     files = ", ".join(s.path for s in sources)
     found_class = find_class(spec["classes"], sources) if spec["classes"] else None
     driver = spec.get("driver")
-    if spec["functions"]:
-        hit = None
-        for name in spec["functions"]:
-            hit = next(((s, s.functions[name]) for s in sources if name in s.functions), None)
-            if hit is not None:
-                break
+    hit = None
+    for name in spec["functions"]:
+        hit = next(((s, s.functions[name]) for s in sources if name in s.functions), None)
+        if hit is not None:
+            break
+    # A helper that is top-level in some versions and a static method in
+    # others: the method, where no given file defines the function.
+    methods_instead = hit is None and spec["functions"] and spec["methods"] and not spec["instance_argument"]
+    if spec["functions"] and not methods_instead:
         if hit is None:
             return None, "not defined at top level in %s (looked for %s)" % (files, " or ".join(spec["functions"]))
         source, definition = hit
@@ -105,6 +108,9 @@ def bind(spec, sources):
         kind = DRIVERS.get(driver["kind"]) if driver else None
         steps = kind.extra_methods(spec, driver) if kind else []
         target, why = bind_method(spec, sources, spec["classes"], spec["methods"], steps, spec.get("requires") or ())
+        if target is None and methods_instead:
+            return None, "not defined at top level in %s (looked for %s), and %s" % (
+                files, " or ".join(spec["functions"]), why)
         if target is None:
             return None, why
         callable_ = getattr(object.__new__(target.cls), target.method)

@@ -306,4 +306,36 @@ TransferLog read_transfer_log(std::string_view text) {
   return log;
 }
 
+std::string LogLine::joined(std::size_t first) const {
+  std::string s;
+  for (std::size_t i = first; i < words.size(); ++i) s += (i > first ? " " : "") + std::string(words[i]);
+  return s;
+}
+
+std::vector<LogLine> read_log_lines(std::string_view text) {
+  std::vector<LogLine> out;
+  for (std::string_view line : split(text, '\n')) {
+    LogLine l;
+    while (!line.empty()) {
+      const auto space = line.find(' ');
+      const auto word = line.substr(0, space);
+      if (!word.empty() && word.front() == '!') {
+        const auto rest = line.substr(1);
+        const auto bar = rest.find('|');
+        l.raised = true;
+        l.exception_class = std::string(rest.substr(0, bar));
+        if (bar != std::string_view::npos && !unescape(rest.substr(bar + 1), l.message)) {
+          l.message = std::string(rest.substr(bar + 1));
+        }
+        break;
+      }
+      if (!word.empty()) l.words.push_back(word);
+      if (space == std::string_view::npos) break;
+      line.remove_prefix(space + 1);
+    }
+    if (!l.words.empty()) out.push_back(std::move(l));
+  }
+  return out;
+}
+
 }  // namespace tpcheck::conform::capture

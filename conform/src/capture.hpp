@@ -93,4 +93,19 @@ struct TransferLog {
 };
 TransferLog read_transfer_log(std::string_view text);
 
+// A line of a driver's log (the hybrid state's drivers write "TAG words..."):
+// its words up to one that starts with '!', and after it what was raised,
+// written "!Class|escaped message".
+struct LogLine {
+  std::vector<std::string_view> words;  // into the text read
+  bool raised = false;
+  std::string exception_class;
+  std::string message;
+  std::string exception() const { return exception_class + ": " + message; }
+  // The words from `first` on, joined by spaces.
+  std::string joined(std::size_t first) const;
+};
+// Every line of a log that has a word, in order.
+std::vector<LogLine> read_log_lines(std::string_view text);
+
 }  // namespace tpcheck::conform::capture

@@ -122,6 +122,10 @@ struct CallShape {
   // Said with the reason when the definition cannot be called as the profile
   // needs (a version of another shape: "not applicable").
   std::string skip_note;
+  // How the manual says where the definition is looked for, where a driver
+  // looks for more than `functions`, `classes` and `methods` say (a method
+  // of the record a function returns); empty: from those.
+  std::string looked_for;
 };
 
 struct Binding {
