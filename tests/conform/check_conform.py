@@ -15,6 +15,10 @@ asserts tpcheck's counts equal those. It also asserts that every recorded
 outcome is what the fixture's function really returns. It runs the functions
 in the interpreter it runs in, and passes that interpreter to tpcheck.
 
+A hybrid state function's expectation may list what its grid must have
+judged ("reaches": families, Mamba2's cases A and B, P > D, P < D, P = D),
+read from the recorded cases that answered without a refusal.
+
 A function judged by configuration (profile sglang) has no single expected
 outcome per case to count against; there the bound is that a kind is found
 in at most as many configurations as answer differently from the correct
@@ -61,7 +65,11 @@ class Oracle:
         return args[self.params.index(name)]
 
     def compared(self, args):
-        """False for a sizing NIXL refuses at handshake (SPEC §11): not compared."""
+        """False for a sizing NIXL refuses at handshake (SPEC §11), and for a
+        head count a larger TP size does not divide (SPEC §16.6): not compared."""
+        if self.name == "_physical_head_range":
+            T, H = args[0], args[1]
+            return T <= H or T % H == 0
         if self.name != "compute_tp_mapping":
             return True
         P, D, H, mla = (self.arg(args, n) for n in ("P", "D", "H", "MLA"))
@@ -83,6 +91,29 @@ class Oracle:
         if self.name == "_validate_asymmetric_region_lengths" and raised_class is None and actual != expected:
             return "rejects_valid"  # an error text returned
         return kind_of(expected, actual, raised_class)
+
+
+# SPEC §16.8's state configurations, by the index a case's "model" has:
+# family, and whether B and C are replicated where a side has more than one rank.
+STATE_CONFIGS = [("mamba2", True), ("mamba2", False), ("mamba2", False), ("gdn", False), ("kda", False),
+                 ("mamba1", False)]
+
+
+def state_reached(record, name):
+    """The kinds of hybrid state a function judged: its families, Mamba2's cases
+    A and B, P > D, P < D and P = D, over the (P, D, model) cases whose calls
+    answered without a refusal or a raise."""
+    seen = set()
+    for args, outcome in record.cases.get(name, []):
+        if "!" in outcome or len(args) != 3:
+            continue
+        P, D, model = args
+        family, replicated = STATE_CONFIGS[model]
+        seen.add(family)
+        if family == "mamba2":
+            seen.add("case_b" if replicated and max(P, D) > 1 else "case_a")
+        seen.add("p_gt_d" if P > D else "p_lt_d" if P < D else "p_eq_d")
+    return seen
 
 
 def fixture_files(want, fixture_dir, made):
@@ -151,6 +182,10 @@ def check(tpcheck, want, fixture_dir):
                     if match and match[0]["smallest"][field] != d["smallest"][field]:
                         failures.append("%s %s: smallest %s is %r, expected %r" % (
                             name, d["kind"], field, match[0]["smallest"][field], d["smallest"][field]))
+        if "reaches" in w:
+            missing = set(w["reaches"]) - state_reached(record, name)
+            if missing:
+                failures.append("%s: the grid never judged %s" % (name, ", ".join(sorted(missing))))
         if "tallies" in f:
             failures += recount_configurations(name, f, record, callers[name], reference[name])
         else:
