@@ -17,6 +17,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from robustness_trtllm_python import changed  # noqa: E402 - beside this file
+
 NIXL = ["vllm/kv_connector/utils.py", "vllm/kv_connector/ssm_conv_transfer_utils.py", "vllm/kv_connector/nixl/worker.py"]
 TRTLLM = ["trtllm/python/peer.py", "trtllm/python/block.py"]
 SPLIT = "derive_mamba_conv_split"
@@ -25,21 +28,6 @@ REMOTE = "MambaConvSplitInfo.remote_conv_offsets"
 WORKER = "NixlConnectorWorker._build_mamba_remote"
 SECTIONS = "ConvStateMismatchMapper._compute_section_plans"
 HEADS = "MambaHeadMismatchMapper"
-
-
-def changed(fixture_dir, tmp, name, edits):
-    """The fixture file `name` with each (old, new) replaced, written under tmp."""
-    with open(os.path.join(fixture_dir, name)) as f:
-        text = f.read()
-    for old, new in edits:
-        if text.count(old) != 1:
-            sys.exit("%r occurs %d times in %s" % (old[:60], text.count(old), name))
-        text = text.replace(old, new)
-    path = os.path.join(tmp, name)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def run(tpcheck, python, profile, files, *options):

@@ -260,6 +260,17 @@ class NixlStateDriver:
     def ratio(self, P, D):
         return D // P if D >= P else -(P // D)
 
+    def decode_splits(self, tag, model, D, log):
+        """(d, the split of d's side) for every decode rank; where the split
+        raises (a family refused), the line "TAG d split !..." instead."""
+        for d in range(D):
+            try:
+                s = self.split(model, D)
+            except BaseException as e:  # noqa: BLE001 - what it raised is the outcome
+                log("%s %d split !%s" % (tag, d, exception_text(e)))
+                continue
+            yield d, s
+
     def run_remote(self, v, log):
         P, D, model = v["P"], v["D"], v["model"]
         ratio = self.ratio(P, D)
@@ -267,12 +278,7 @@ class NixlStateDriver:
         if inline:
             log("F inline 1")
         remote_conv = self.side(model, P)["conv_bytes"]
-        for d in range(D):
-            try:
-                s = self.split(model, D)
-            except BaseException as e:  # noqa: BLE001 - the decode side's split: a refused family
-                log("R %d split !%s" % (d, exception_text(e)))
-                continue
+        for d, s in self.decode_splits("R", model, D, log):
             try:
                 if inline:
                     log("R %d inline %s" % (d, ints_text(tuple(self.inline_offsets(s, -ratio)))))
@@ -308,12 +314,7 @@ class NixlStateDriver:
             log("F composed " + escape_line(self.composed))
         mine, theirs = self.side(model, D), self.side(model, P)
         m = self.memory
-        for d in range(D):
-            try:
-                s = self.split(model, D)
-            except BaseException as e:  # noqa: BLE001 - the decode side's split: a refused family
-                log("L %d split !%s" % (d, exception_text(e)))
-                continue
+        for d, s in self.decode_splits("L", model, D, log):
             try:
                 worker = self.make_worker(s, d, mine) if self.worker else None
                 rows = self.local_rows(worker, s, d, mine)
