@@ -15,6 +15,7 @@ takes longer than the bar (default 20 s).
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -45,9 +46,12 @@ def main():
     command = [tpcheck, "conform", "--profile", profile, "--json"] + (["--python", python] if python else []) + files
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, TPCHECK_CACHE_DIR=cache, XDG_CACHE_HOME=cache)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
         run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
         wall = time.monotonic() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if run.returncode not in (0, 1):
         sys.exit("tpcheck exited %d: %s" % (run.returncode, run.stderr.strip()))
     report = json.loads(run.stdout)
@@ -57,10 +61,11 @@ def main():
         sys.exit("%s: no hybrid state function was checked in %s" % (profile, " ".join(files)))
     state_seconds = sum(f["seconds"] for f in state)
     other_seconds = sum(f["seconds"] for f in checked if not is_state(f))
-    print("%s: %.1f s wall (%d functions): hybrid state %.1f s (%d functions, %d cases), attention %.1f s "
-          "(%d functions); bar %.0f s: %s" % (
-              profile, wall, len(checked), state_seconds, len(state), sum(f["cases"] for f in state), other_seconds,
-              len(checked) - len(state), bar, "ok" if wall < bar else "ABOVE"))
+    print("%s: %.1f s wall, %.1f s CPU (tpcheck and its child), load %.1f (%d functions): hybrid state %.1f s "
+          "(%d functions, %d cases), attention %.1f s (%d functions); bar %.0f s: %s" % (
+              profile, wall, cpu, os.getloadavg()[0], len(checked), state_seconds, len(state),
+              sum(f["cases"] for f in state), other_seconds, len(checked) - len(state), bar,
+              "ok" if wall < bar else "ABOVE"))
     for f in checked:
         print("  %-50s %6.2f s  %s" % (f["name"], f["seconds"], "state" if is_state(f) else "attention"))
     return 0 if wall < bar else 1
