@@ -122,6 +122,12 @@ struct CallShape {
   // Said with the reason when the definition cannot be called as the profile
   // needs (a version of another shape: "not applicable").
   std::string skip_note;
+  // A parameter the definition must take, else the binding is skipped and
+  // `why` says so (a row that differs from another only by what it passes
+  // there is the other row for a definition without it).
+  struct Parameter {
+    std::string name, why;
+  } requires_parameter;
 };
 
 struct Binding {
