@@ -114,6 +114,14 @@ def bind(spec, sources):
         if target is None:
             return None, why
         callable_ = getattr(object.__new__(target.cls), target.method)
+    wanted = spec.get("requires_parameter")
+    if wanted:
+        try:
+            has = wanted["name"] in inspect.signature(callable_).parameters
+        except (TypeError, ValueError):
+            has = True  # the call says what is wrong
+        if not has:
+            return None, "%s (%s) takes no %s: %s" % (target.qualname, target.where, wanted["name"], wanted["why"])
     if target.cls is not None:
         for s in sources:  # code that names the class finds it
             s.namespace.setdefault(target.cls.__name__, target.cls)
@@ -151,6 +159,8 @@ def runner_scope(target):
     if target.driver is not None:
         scope["_drive"] = target.driver
     elif target.spec.get("driver") is not None:
+        if target.spec["driver"].get("memory"):
+            scope["_memory"] = make_memory(target.spec["driver"]["memory"])
         exec(compile(each_driver(target, target.spec["driver"]), "<tpcheck driver>", "exec"), scope)
     return scope
 

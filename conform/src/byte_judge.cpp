@@ -153,10 +153,10 @@ void RegionJudge::finish() {
           const std::uint64_t next = it != events.end() && it->first < hi ? it->first : hi;
           if (next > at_) {
             if (count == 0) {
-              missing += next - at_;
+              missing += this->count(region, next - at_);
               if (!first_missing) first_missing = std::make_pair(region, at_);
             } else if (count > 1) {
-              twice += next - at_;
+              twice += this->count(region, next - at_);
               if (!first_twice) first_twice = std::make_pair(region, at_);
             }
           }
@@ -172,11 +172,11 @@ void RegionJudge::finish() {
     };
     if (missing) {
       add("unwritten", std::nullopt, d, [&] { return required_text(dm, total); },
-          [&] { return bytes_text(missing) + " never written correctly, the first at " + where(*first_missing); });
+          [&] { return count_text(missing) + " never written correctly, the first at " + where(*first_missing); });
     }
     if (twice) {
       add("redundant", std::nullopt, d, [] { return std::string("each byte written once"); },
-          [&] { return bytes_text(twice) + " written correctly more than once, the first at " + where(*first_twice); });
+          [&] { return count_text(twice) + " written correctly more than once, the first at " + where(*first_twice); });
     }
   }
 }

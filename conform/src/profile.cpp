@@ -241,8 +241,12 @@ std::vector<Binding> adapter_bindings() {
   for (const auto& info : operation_infos()) {
     // An adapter's functions take integers: an operation over stage splits
     // (a list per side) or stages and DP groups of them is not one of them.
+    // Nor is the recurrent state's: a family's dims on the edge grid with
+    // far-out values are millions of cases per operation (the profiles'
+    // state functions check the state on SPEC §16.8's grid).
     if (std::any_of(info.params.begin(), info.params.end(), [](const Param& p) {
-          return p.role == Role::StageSplit || p.role == Role::Stage || p.role == Role::DpGroup;
+          return p.role == Role::StageSplit || p.role == Role::Stage || p.role == Role::DpGroup ||
+                 p.role == Role::StateDim || p.role == Role::ConvWindow || p.role == Role::ElementSize;
         })) {
       continue;
     }

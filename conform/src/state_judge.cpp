@@ -78,6 +78,15 @@ std::string StateJudge::required_text(const RankMemory& dm, std::uint64_t n) con
          ") written from a prefill rank that holds it";
 }
 
+std::uint64_t StateJudge::count(std::int64_t region, std::uint64_t bytes) const {
+  return state_.spec(Side::Decode).units ? bytes / state_.unit_bytes(region) : bytes;
+}
+
+std::string StateJudge::count_text(std::uint64_t n) const {
+  if (!state_.spec(Side::Decode).units) return bytes_text(n);
+  return decimal(static_cast<std::int64_t>(n)) + (n == 1 ? " unit" : " units") + " (channels and heads)";
+}
+
 void StateJudge::outside(std::int64_t p, std::int64_t d, bool src_in, bool dst_in, std::uint64_t src,
                          std::uint64_t dst, std::uint64_t length) {
   if (!offsets_) {
@@ -219,6 +228,9 @@ const std::vector<KindInfo>& state_kinds() {
         failure("desc_count_mismatch", "Source and destination counts differ",
                 "NIXL rejects the transfer: the request fails"),
         failure("length_mismatch", "Paired rows of different lengths", "NIXL rejects the pair: the request fails"),
+        failure("malformed_blocks", "An answer that is not blocks",
+                "an offset-level answer that is not (source, destination, length) integers: its caller fails, or "
+                "moves what it makes of it"),
         // §16.7, in its order
         failure("write_outside_request", "Writes outside the request's state",
                 "corrupts another request's state, or the padding slot"),

@@ -91,6 +91,10 @@ class RegionJudge {
                         std::vector<std::pair<std::uint64_t, std::uint64_t>>& out) const = 0;
   // unwritten's expectation: "every byte of d1's request ... (96 bytes) written from a sender that holds it".
   virtual std::string required_text(const RankMemory& rank, std::uint64_t bytes) const = 0;
+  // How many of the memory's units `bytes` bytes of `region` are, and that
+  // count in words ("96 bytes"): a memory of units counts channels and heads.
+  virtual std::uint64_t count(std::int64_t /*region*/, std::uint64_t bytes) const { return bytes; }
+  virtual std::string count_text(std::uint64_t n) const { return bytes_text(n); }
 
   // Bytes outside the pair's registered memory: src_outside_region,
   // dst_outside_region (both when neither side is inside).

@@ -126,6 +126,12 @@ struct CallShape {
   // looks for more than `functions`, `classes` and `methods` say (a method
   // of the record a function returns); empty: from those.
   std::string looked_for;
+  // A parameter the definition must take, else the binding is skipped and
+  // `why` says so (a row that differs from another only by what it passes
+  // there is the other row for a definition without it).
+  struct Parameter {
+    std::string name, why;
+  } requires_parameter;
 };
 
 struct Binding {

@@ -41,6 +41,8 @@ class StateJudge : public bytes::RegionJudge {
   std::string required_text(const bytes::RankMemory& rank, std::uint64_t bytes) const override;
   void outside(std::int64_t p, std::int64_t d, bool src_in, bool dst_in, std::uint64_t src, std::uint64_t dst,
                std::uint64_t length) override;
+  std::uint64_t count(std::int64_t region, std::uint64_t bytes) const override;
+  std::string count_text(std::uint64_t n) const override;
 
  private:
   const StateMemory& state_;
