@@ -82,9 +82,7 @@ Binding deployment(std::string method, const std::string& part, const std::vecto
   return b;
 }
 
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
-}
+const auto failure = failure_kind;
 
 }  // namespace
 
