@@ -226,6 +226,19 @@ std::string profiles_taking_family() {
   });
 }
 
+KindInfo failure_kind(std::string id, std::string title, std::string meaning) {
+  return {std::move(id), std::move(title), std::move(meaning), true};
+}
+
+KindInfo note_kind(std::string id, std::string title, std::string meaning) {
+  return {std::move(id), std::move(title), std::move(meaning), false};
+}
+
+KindInfo nondiv_twin(const KindInfo& k, const std::string& runner) {
+  return {"nondiv:" + k.id, k.title + ", on a pair that is not divisible",
+          "on a sizing " + runner + " runs but the model refuses: " + k.meaning, true};
+}
+
 const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string& kind) {
   for (const auto& k : table) {
     if (k.id == kind) return &k;

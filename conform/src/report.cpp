@@ -73,7 +73,8 @@ void print_text(std::ostream& out, const RunReport& r) {
   const auto& o = r.options;
   const bool diff = !o.baseline_path.empty();
   out << "tpcheck conform: " << report_support::run_title(r) << ", grid up to --max-tp " << o.bounds.max_tp
-      << " --max-heads " << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
+      << " --max-heads " << o.bounds.max_heads << report_support::state_grid_text(r)
+      << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
   if (r.cxx_build_seconds > 0 || r.cxx_build_cached) {
     std::ostringstream built;
     built << std::fixed << std::setprecision(1) << r.cxx_build_seconds;

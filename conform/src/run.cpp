@@ -506,6 +506,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     fr.named_args = b.named_args;
     fr.coordinates = b.coordinates;
     fr.by_configuration = b.relation->findings;
+    fr.state = b.state;
     fr.checked = bound.bound;
     fr.skip_reason = bound.skip_reason;
     fr.found = bound.qualified_name;

@@ -199,19 +199,10 @@ std::uint64_t StateJudge::piece(std::int64_t p, std::int64_t d, const MemoryMap:
   return length;
 }
 
-namespace {
-
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
-}
-KindInfo info(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), false};
-}
-
-}  // namespace
-
 const std::vector<KindInfo>& state_kinds() {
   static const std::vector<KindInfo> kinds = [] {
+    const auto failure = failure_kind;
+    const auto info = note_kind;
     std::vector<KindInfo> k = {
         // §14B.5's memory and engine kinds, as they are
         failure("src_outside_region", "Reads outside the sender's registered memory",
@@ -262,9 +253,7 @@ const std::vector<KindInfo>& state_kinds() {
     };
     const std::size_t own = k.size();
     for (std::size_t i = 0; i < own; ++i) {
-      if (k[i].id == "accepts_invalid") continue;
-      k.push_back({"nondiv:" + k[i].id, k[i].title + ", on a pair that is not divisible",
-                   "on a sizing the connector runs but the model refuses: " + k[i].meaning, true});
+      if (k[i].id != "accepts_invalid") k.push_back(nondiv_twin(k[i], "the connector"));
     }
     k.push_back(failure("crashed", "The configuration could not be run",
                         "the child died or answered nothing readable for this configuration"));

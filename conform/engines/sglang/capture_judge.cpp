@@ -126,6 +126,33 @@ void judge_mooncake_send(const capture::Send& send, CaptureJudge& cj) {
   cj.outcome(send, true);
 }
 
+void judge_sends(const capture::TransferLog& log, CaptureJudge& cj, bool mooncake) {
+  NixlLists nixl(cj);
+  for (const auto& send : log.sends) {
+    if (mooncake) {
+      judge_mooncake_send(send, cj);
+    } else {
+      nixl.send(send);
+    }
+    if (!send.watched.empty()) {
+      cj.add("whole_slot_fallback", send.p, send.d, "the slice path", send.watched.front() + " (the whole-slot path) called");
+    }
+  }
+}
+
+void close_log(const capture::TransferLog& log, std::int64_t D, CaptureJudge& cj, FindingSet& findings, Judgement& j) {
+  if (log.malformed) {
+    findings.add("crashed", std::nullopt, std::nullopt, "a capture tpcheck can read",
+                 decimal(static_cast<std::int64_t>(log.malformed)) + " lines of the capture could not be read");
+  }
+  j.findings = findings.take();
+  j.tallies = {{"configurations", 1},
+               {"sends", log.sends.size()},
+               {"decode ranks", static_cast<std::uint64_t>(D)},
+               {"transfers", cj.judge().transfers()},
+               {"decoded bytes", cj.judge().decoded_bytes()}};
+}
+
 void NixlLists::send(const capture::Send& send) {
   const std::int64_t p = send.p, d = send.d;
   for (const auto& list : send.lists) prepare(p, d, list);

@@ -65,6 +65,14 @@ void judge_pairings(const capture::TransferLog& log, std::int64_t P, std::int64_
 // Mooncake: every batch's (source, destination, length), then what the method returned.
 void judge_mooncake_send(const capture::Send& send, CaptureJudge& cj);
 
+// Every send of a log: Mooncake's (judge_mooncake_send) or NIXL's
+// (NixlLists), and a note where it took a watched whole-slot path.
+void judge_sends(const capture::TransferLog& log, CaptureJudge& cj, bool mooncake);
+
+// A judged log's end: `crashed` where lines of it could not be read, then the
+// findings and the tallies (sends, decode ranks, transfers, decoded bytes) into `j`.
+void close_log(const capture::TransferLog& log, std::int64_t D, CaptureJudge& cj, FindingSet& findings, Judgement& j);
+
 // NIXL: every prepared list checked when it is prepared (a list of
 // get_xfer_descs is only a list of rows: its transfer moves them all), every
 // posted transfer's rows judged as transfers.

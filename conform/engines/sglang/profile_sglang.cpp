@@ -289,19 +289,12 @@ Binding index_function() {
   return b;
 }
 
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
-}
-KindInfo info(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), false};
-}
+const auto failure = failure_kind;
+const auto info = note_kind;
 
 std::vector<KindInfo> nondiv_twins(const std::vector<KindInfo>& kinds) {
   std::vector<KindInfo> out;
-  for (const auto& k : kinds) {
-    out.push_back({"nondiv:" + k.id, k.title + ", on a pair that is not divisible",
-                   "on a sizing SGLang runs but the model refuses: " + k.meaning, true});
-  }
+  for (const auto& k : kinds) out.push_back(nondiv_twin(k, "SGLang"));
   return out;
 }
 

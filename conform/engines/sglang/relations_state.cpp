@@ -34,6 +34,21 @@ void accepts_invalid(const state::StateCase& c, bool moved, FindingSet& findings
                "state moved (see the nondiv: kinds)");
 }
 
+// The configuration of a case whose answer can be judged; otherwise `j` says
+// why not (the child's failure, or a case outside the grid).
+std::optional<state::StateCase> judged_case(const CaseArgs& args, const Actual& actual, Judgement& j) {
+  if (actual.status != Actual::Status::Value) {
+    j = unreadable(actual);
+    return std::nullopt;
+  }
+  const auto c = state::state_case(args);
+  if (!c || (c->sizing != state::Sizing::Valid && c->sizing != state::Sizing::NotDivisible)) {
+    j.not_compared = true;
+    return std::nullopt;
+  }
+  return c;
+}
+
 // Blocks "[(src,dst,n),...]" (lists or tuples), if that is what the answer is.
 std::optional<std::vector<std::array<std::int64_t, 3>>> read_blocks(const std::string& text) {
   const auto tree = capture::read_int_tree(text);
@@ -50,13 +65,9 @@ std::optional<std::vector<std::array<std::int64_t, 3>>> read_blocks(const std::s
 // The slice helpers: each pair's blocks of each entry, judged as transfers
 // between the request's slots (units: a channel, or a head; bytes: the pool's).
 Judgement judge_blocks(const CaseArgs& args, const Actual& actual, bool in_bytes) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
-  const auto c = state::state_case(args);
-  if (!c || (c->sizing != state::Sizing::Valid && c->sizing != state::Sizing::NotDivisible)) {
-    j.not_compared = true;
-    return j;
-  }
+  const auto c = judged_case(args, actual, j);
+  if (!c) return j;
   const StateMemory memory = pool_memory(*c, !in_bytes);
   FindingSet findings;
   StateJudge judge(memory, findings, prefix_of(*c), true);
@@ -106,44 +117,20 @@ Judgement judge_blocks(const CaseArgs& args, const Actual& actual, bool in_bytes
 
 // The managers' sends: Mooncake's batches or NIXL's descriptors and transfers.
 Judgement judge_sends(const CaseArgs& args, const Actual& actual, bool mooncake) {
-  if (actual.status != Actual::Status::Value) return unreadable(actual);
   Judgement j;
-  const auto c = state::state_case(args);
-  if (!c || (c->sizing != state::Sizing::Valid && c->sizing != state::Sizing::NotDivisible)) {
-    j.not_compared = true;
-    return j;
-  }
+  const auto c = judged_case(args, actual, j);
+  if (!c) return j;
   const StateMemory memory = pool_memory(*c, false);
   const capture::TransferLog log = capture::read_transfer_log(actual.text);
   FindingSet findings;
   StateJudge judge(memory, findings, prefix_of(*c));
   sglang::CaptureJudge cj(findings, judge);
   if (c->sizing == state::Sizing::Valid) sglang::judge_pairings(log, c->P, c->D, findings);
-  sglang::NixlLists nixl(cj);
-  for (const auto& send : log.sends) {
-    if (mooncake) {
-      sglang::judge_mooncake_send(send, cj);
-    } else {
-      nixl.send(send);
-    }
-    if (!send.watched.empty()) {
-      cj.add("whole_slot_fallback", send.p, send.d, "the slice path",
-             send.watched.front() + " (the whole-slot path) called");
-    }
-  }
+  sglang::judge_sends(log, cj, mooncake);
   const bool moved = judge.transfers() > 0;
   if (c->sizing == state::Sizing::Valid || moved) cj.finish();
   accepts_invalid(*c, moved, findings);
-  if (log.malformed) {
-    findings.add("crashed", std::nullopt, std::nullopt, "a capture tpcheck can read",
-                 decimal(static_cast<std::int64_t>(log.malformed)) + " lines of the capture could not be read");
-  }
-  j.findings = findings.take();
-  j.tallies = {{"configurations", 1},
-               {"sends", log.sends.size()},
-               {"decode ranks", static_cast<std::uint64_t>(c->D)},
-               {"transfers", judge.transfers()},
-               {"decoded bytes", judge.decoded_bytes()}};
+  sglang::close_log(log, c->D, cj, findings, j);
   return j;
 }
 

@@ -20,7 +20,6 @@ namespace {
 
 using bytes::ByteJudge;
 using sglang::CaptureJudge;
-using sglang::NixlLists;
 
 // Mooncake's batches, or NIXL's lists and the transfers that select rows of them.
 Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& actual, bool mooncake) {
@@ -42,25 +41,9 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
   ByteJudge judge(memory, findings);
   CaptureJudge cj(findings, judge);
   sglang::judge_pairings(log, P, D, findings);
-  NixlLists nixl(cj);
-  for (const auto& send : log.sends) {
-    if (mooncake) {
-      sglang::judge_mooncake_send(send, cj);
-    } else {
-      nixl.send(send);
-    }
-  }
+  sglang::judge_sends(log, cj, mooncake);
   cj.finish();
-  if (log.malformed) {
-    findings.add("crashed", std::nullopt, std::nullopt, "a capture tpcheck can read",
-                 decimal(static_cast<std::int64_t>(log.malformed)) + " lines of the capture could not be read");
-  }
-  j.findings = findings.take();
-  j.tallies = {{"configurations", 1},
-               {"sends", log.sends.size()},
-               {"decode ranks", static_cast<std::uint64_t>(D)},
-               {"transfers", cj.judge().transfers()},
-               {"decoded bytes", cj.judge().decoded_bytes()}};
+  sglang::close_log(log, D, cj, findings, j);
   return j;
 }
 

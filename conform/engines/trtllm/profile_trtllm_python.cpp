@@ -104,9 +104,7 @@ Binding state_mapper(std::string name, const std::string& cls, const std::string
   return b;
 }
 
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
-}
+const auto failure = failure_kind;
 
 }  // namespace
 

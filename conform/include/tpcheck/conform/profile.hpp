@@ -197,6 +197,13 @@ struct KindInfo {
   bool failure = true;
 };
 
+// A kind that fails a function, and one that is a note.
+KindInfo failure_kind(std::string id, std::string title, std::string meaning);
+KindInfo note_kind(std::string id, std::string title, std::string meaning);
+// Its twin on a sizing whose P and D do not divide ("nondiv:" + id), which
+// `runner` ("SGLang", "the connector") runs though the model refuses it: a failure.
+KindInfo nondiv_twin(const KindInfo& kind, const std::string& runner);
+
 // A profile, as --profile names it: an engine's bindings, and what the run,
 // the manual and `tpcheck conform --help` need to know of it.
 struct Profile {

@@ -92,6 +92,7 @@ struct FunctionReport {
   // configurations held ("sends": 1292), in the order first seen.
   std::vector<std::string> coordinates;
   bool by_configuration = false;
+  bool state = false;  // a hybrid state function: its grid is SPEC §16.8's (state_grid.hpp)
   std::vector<DeviationGroup> notes;
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
   double judge_seconds = 0;  // by configuration: the time tpcheck spent judging (transfers judged per second)
