@@ -151,9 +151,7 @@ Judgement judge_heads(const Binding&, std::size_t, const CaseArgs& args, const A
   return judge_mapper(args, actual, StatePart::Ssm);
 }
 
-KindInfo note(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), false};
-}
+const auto note = note_kind;
 
 }  // namespace
 

@@ -494,9 +494,7 @@ Judgement judge_worker(const Binding&, std::size_t, const CaseArgs& args, const 
   return j;
 }
 
-KindInfo info(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), false};
-}
+const auto info = note_kind;
 
 }  // namespace
 
