@@ -47,8 +47,12 @@ std::string conform_usage() {
          "                          instead of the grid; reports the first deviation's smallest case\n"
          "  --adapter MODULE.py     import MODULE.py, which exposes the model's operations by name\n" +
          hybrid +
+         "  --family F              check hybrid models' state on family F's configurations only (mamba2,\n"
+         "                          gdn, kda, mamba1; repeatable; default: all); the other functions run as\n"
+         "                          without it. An option of " + conform::profiles_taking_family() + "\n"
          "  --function NAME         check only NAME (repeatable; each must be found)\n"
-         "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024)\n"
+         "  --max-tp N              grid bound for sizes and ranks (default 16, at most 1024; the hybrid\n"
+         "                          state functions' grid: 8)\n"
          "  --max-heads N           grid bound for KV head counts (default: --max-tp)\n"
          "  --timeout SECONDS       the budget of one call (default 5); a function must also keep a pace\n"
          "                          of 10 ms per call, falling behind it by at most this budget in total\n"
@@ -118,12 +122,18 @@ std::variant<ConformCli, std::string> parse_conform_options(const std::vector<st
         c.run.files.insert(c.run.files.begin(), v);
       } else if (a == "--function") {
         c.run.only.push_back(v);
+      } else if (a == "--family") {
+        const auto family = state_family_named(v);
+        if (!family) return "unknown family '" + v + "' for --family (known: mamba2, gdn, kda, mamba1)";
+        if (std::find(c.run.families.begin(), c.run.families.end(), *family) == c.run.families.end()) {
+          c.run.families.push_back(*family);
+        }
       } else if (a == "--max-tp" || a == "--max-heads" || a == "--timeout" || a == "--fuzz") {
         const bool seconds = a == "--timeout" || a == "--fuzz";
         const auto n = parse_bounded(a, v, seconds ? 1 : 0, seconds ? 3600 : 1024);
         if (auto* e = std::get_if<OptionError>(&n)) return e->str();
         const auto value = std::get<std::int64_t>(n);
-        if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value);
+        if (a == "--max-tp") c.run.bounds.max_tp = static_cast<int>(value), c.run.bounds.max_tp_given = true;
         if (a == "--max-heads") c.run.bounds.max_heads = static_cast<int>(value), heads_given = true;
         if (a == "--timeout") c.run.timeout = std::chrono::seconds(value);
         if (a == "--fuzz") c.run.fuzz_seconds = static_cast<int>(value);

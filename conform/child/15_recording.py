@@ -92,7 +92,8 @@ class RecordingEngine:
 class RecordingAgent:
     """A NIXL agent: records each prepared descriptor list (rows of address,
     length, device id) and each prepared transfer (the indices it selects),
-    and gives out handles."""
+    each list of descriptors and each transfer of whole lists, and gives out
+    handles."""
 
     def __init__(self, capture):
         self._capture = capture
@@ -109,6 +110,18 @@ class RecordingAgent:
         self._capture.add("X %d %s %s %s %s %s" % (
             handle, word(str(operation)), value_text(local_xfer_side_handle), values_text(local_indices),
             value_text(remote_xfer_side_handle), values_text(remote_indices)))
+        return handle
+
+    def get_xfer_descs(self, descs, mem_type="VRAM", *args, **kwargs):
+        """Rows to move (not a list registered for selection): moved whole by initialize_xfer."""
+        handle = next(self._capture.handles)
+        self._capture.add("G %d %s %s" % (handle, word(str(mem_type)), rows_text(descs)))
+        return handle
+
+    def initialize_xfer(self, operation, local_descs, remote_descs, remote_agent="", notif_msg=b"", *args, **kwargs):
+        handle = next(self._capture.handles)
+        self._capture.add("I %d %s %s %s" % (handle, word(str(operation)), value_text(local_descs),
+                                             value_text(remote_descs)))
         return handle
 
     def transfer(self, handle, *args, **kwargs):
@@ -173,3 +186,55 @@ class SyntheticMemory:
         the code's file has numpy; else a list)."""
         pages = self.pages(side)
         return np.array(pages, dtype=np.int32) if np is not None and hasattr(np, "int32") else pages
+
+
+# The synthetic memories a driver's calls may be given (as `_mem`), by kind:
+# a function of the memory's description and the case's parameters (a
+# dict): SPEC §14B.1's KV memory here; the engines whose functions move
+# recurrent state add theirs, on SyntheticStateMemory.
+MEMORIES = {}
+MEMORIES["kv"] = lambda description, case: SyntheticMemory(
+    description["layout"], case["P"], case["D"], case["H"], case["page_size"], case["probe"])
+
+
+class SyntheticStateMemory:
+    """The registered state memory of one sizing (conform/src/state_memory.cpp
+    describes the same from the same description): per side and rank, a
+    region per state entry (SGLang's pool: every layer's conv, then every
+    layer's temporal state; vLLM: a page per layer), `slots` slots each, far
+    apart base addresses, the request's one slot. `sides` tells what a side
+    of T ranks of each configuration holds ("CONFIG,T": C_loc, item bytes,
+    widths...)."""
+
+    def __init__(self, layout, sides, P, D, model, pages=False):
+        self.layout, self.sizes, self.model = layout, {"P": P, "D": D}, model
+        self.entries = ([(layer, "page") for layer in layout["layers"]] if pages else
+                        [(layer, tensor) for tensor in ("conv", "temporal") for layer in layout["layers"]])
+        self._sides = {s: sides["%d,%d" % (model, self.sizes[s])] for s in ("P", "D")}
+
+    def side(self, side):
+        return self._sides[side]
+
+    def ptrs(self, side, rank):
+        """The rank's entry base addresses, in entry order."""
+        base = self.layout["base"][side] + rank * self.layout["rank_stride"]
+        return [base + i * self.layout["region_stride"] for i in range(len(self.entries))]
+
+    def item_lens(self, side):
+        """One slot's bytes, per entry: a page's stride, or the conv or temporal item."""
+        s = self._sides[side]
+        key = {"page": "page_bytes", "conv": "conv_bytes", "temporal": "ssm_bytes"}
+        return [s[key[tensor]] for _, tensor in self.entries]
+
+    def data_lens(self, side):
+        return [self.layout["slots"][side] * n for n in self.item_lens(side)]
+
+    def slots(self, side):
+        return self.layout["slots"][side]
+
+    def slot_list(self, side):
+        """The request's slot, as a one-element list."""
+        return [self.layout["slot"][side]]
+
+    def layer_ids(self):
+        return [layer for layer, _ in self.entries]

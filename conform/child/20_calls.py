@@ -80,12 +80,15 @@ def bind(spec, sources):
     files = ", ".join(s.path for s in sources)
     found_class = find_class(spec["classes"], sources) if spec["classes"] else None
     driver = spec.get("driver")
-    if spec["functions"]:
-        hit = None
-        for name in spec["functions"]:
-            hit = next(((s, s.functions[name]) for s in sources if name in s.functions), None)
-            if hit is not None:
-                break
+    hit = None
+    for name in spec["functions"]:
+        hit = next(((s, s.functions[name]) for s in sources if name in s.functions), None)
+        if hit is not None:
+            break
+    # A helper that is top-level in some versions and a static method in
+    # others: the method, where no given file defines the function.
+    methods_instead = hit is None and spec["functions"] and spec["methods"] and not spec["instance_argument"]
+    if spec["functions"] and not methods_instead:
         if hit is None:
             return None, "not defined at top level in %s (looked for %s)" % (files, " or ".join(spec["functions"]))
         source, definition = hit
@@ -107,9 +110,20 @@ def bind(spec, sources):
         kind = DRIVERS.get(driver["kind"]) if driver else None
         steps = kind.extra_methods(spec, driver) if kind else []
         target, why = bind_method(spec, sources, spec["classes"], spec["methods"], steps, spec.get("requires") or ())
+        if target is None and methods_instead:
+            return None, "not defined at top level in %s (looked for %s), and %s" % (
+                files, " or ".join(spec["functions"]), why)
         if target is None:
             return None, why
         callable_ = getattr(object.__new__(target.cls), target.method)
+    wanted = spec.get("requires_parameter")
+    if wanted:
+        try:
+            has = wanted["name"] in inspect.signature(callable_).parameters
+        except (TypeError, ValueError):
+            has = True  # the call says what is wrong
+        if not has:
+            return None, "%s (%s) takes no %s: %s" % (target.qualname, target.where, wanted["name"], wanted["why"])
     if target.cls is not None:
         for s in sources:  # code that names the class finds it
             s.namespace.setdefault(target.cls.__name__, target.cls)
@@ -147,6 +161,8 @@ def runner_scope(target):
     if target.driver is not None:
         scope["_drive"] = target.driver
     elif target.spec.get("driver") is not None:
+        if target.spec["driver"].get("memory"):
+            scope["_memory"] = make_memory(target.spec["driver"]["memory"])
         exec(compile(each_driver(target, target.spec["driver"]), "<tpcheck driver>", "exec"), scope)
     return scope
 

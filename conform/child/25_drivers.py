@@ -7,7 +7,8 @@
 #
 #   each:      for every item of `over` (tuples named by `coords`): the
 #              instance's attributes, the `let` names, the calls, then
-#              "c1 c2|=<render>" or "c1 c2|!Class|message"
+#              "c1 c2|=<render>" or "c1 c2|!Class|message"; with a `memory`,
+#              the case's synthetic memory is `_mem` (MEMORIES)
 #
 # The other kinds are an engine's, in its part of the child (SGLang's
 # transfers, TensorRT-LLM's peers): a class in DRIVERS under the kind's name.
@@ -57,13 +58,23 @@ def call_of(spec_args, callable_):
 DRIVERS = {}
 
 
+def make_memory(description):
+    """The function that gives a case's memory: `_memory(P=..., ...)`."""
+    kind = MEMORIES[description["kind"]]
+    return lambda **case: kind(description, case)
+
+
 def each_driver(target, driver):
     """The source of `_drive`, and the names it needs besides the target's."""
     params = target.spec["params"]
     coords = driver["coords"]
     lines = ["def _drive(%s):" % ", ".join(params),
              "    _out = []",
-             "    _add = _out.append",
+             "    _add = _out.append"]
+    if driver.get("memory"):
+        lines.append("    _mem = _memory(%s)" % ", ".join("%s=%s" % (p, p) for p in params))
+    lines += [
+
              "    for (%s,) in (%s):" % (", ".join(coords), driver["over"]),
              "        try:"]
     body = []

@@ -30,6 +30,12 @@ std::string model_call(const Binding& b) {
 
 std::string looked_for(const Binding& b) {
   const CallShape& c = b.call;
+  if (!c.looked_for.empty()) return c.looked_for;
+  if (!c.methods.empty() && !c.functions.empty() && c.instance_argument.empty()) {
+    // Top-level in some versions, a static method in others.
+    return "function " + alternatives(c.functions) + ", or method " + alternatives(c.methods) + " of " +
+           alternatives(c.classes);
+  }
   if (!c.methods.empty()) return "method " + alternatives(c.methods) + " of " + alternatives(c.classes);
   std::string out = "function " + alternatives(c.functions);
   if (!c.instance_argument.empty()) out += ", given an instance of " + alternatives(c.classes);

@@ -187,6 +187,36 @@ std::vector<Item> read_items(std::string_view text, std::size_t& malformed) {
   return out;
 }
 
+namespace {
+
+// A descriptor list: its handle, and its rows, ; between rows ("-": none);
+// nothing when the handle is not one.
+std::optional<DescriptorList> read_list(std::string_view handle, std::string_view rows) {
+  const auto h = read_u64(handle);
+  if (!h) return std::nullopt;
+  DescriptorList list;
+  list.handle = *h;
+  if (rows != "-") {
+    for (const auto row : split(rows, ';')) list.rows.push_back(read_values(row));
+  }
+  return list;
+}
+
+// A transfer prepared between two lists: its handle and the lists; nothing
+// when the handle is not one.
+std::optional<PreparedTransfer> read_transfer(std::string_view handle, std::string_view src_list,
+                                              std::string_view dst_list) {
+  const auto h = read_u64(handle);
+  if (!h) return std::nullopt;
+  PreparedTransfer x;
+  x.handle = *h;
+  x.src_list = read_value(src_list);
+  x.dst_list = read_value(dst_list);
+  return x;
+}
+
+}  // namespace
+
 TransferLog read_transfer_log(std::string_view text) {
   TransferLog log;
   if (text.empty()) return log;
@@ -236,31 +266,42 @@ TransferLog read_transfer_log(std::string_view text) {
     } else if (tag == "B" && words.size() == 4) {
       send->batches.push_back({read_values(words[1]), read_values(words[2]), read_values(words[3])});
     } else if (tag == "L" && words.size() == 5 && !words[2].empty() && words[2][0] == '=') {
-      DescriptorList list;
-      const auto handle = read_u64(words[1]);
-      if (!handle) {
+      auto list = read_list(words[1], words[4]);
+      if (!list) {
         bad();
         continue;
       }
-      list.handle = *handle;
-      list.agent = std::string(words[2].substr(1));
-      if (words[4] != "-") {
-        for (const auto row : split(words[4], ';')) list.rows.push_back(read_values(row));
-      }
-      send->lists.push_back(std::move(list));
+      list->agent = std::string(words[2].substr(1));
+      send->lists.push_back(std::move(*list));
     } else if (tag == "X" && words.size() == 7) {
-      PreparedTransfer x;
-      const auto handle = read_u64(words[1]);
-      if (!handle) {
+      auto x = read_transfer(words[1], words[3], words[5]);
+      if (!x) {
         bad();
         continue;
       }
-      x.handle = *handle;
-      x.src_list = read_value(words[3]);
-      x.src_indices = read_values(words[4]);
-      x.dst_list = read_value(words[5]);
-      x.dst_indices = read_values(words[6]);
-      send->transfers.push_back(std::move(x));
+      x->src_indices = read_values(words[4]);
+      x->dst_indices = read_values(words[6]);
+      send->transfers.push_back(std::move(*x));
+    } else if (tag == "G" && words.size() == 4) {
+      // get_xfer_descs: a handle, the memory kind, the rows.
+      auto list = read_list(words[1], words[3]);
+      if (!list) {
+        bad();
+        continue;
+      }
+      list->descs_only = true;
+      send->lists.push_back(std::move(*list));
+    } else if (tag == "I" && words.size() == 5) {
+      // initialize_xfer: a handle, the operation, the source and destination descriptors.
+      auto x = read_transfer(words[1], words[3], words[4]);
+      if (!x) {
+        bad();
+        continue;
+      }
+      x->whole_lists = true;
+      send->transfers.push_back(std::move(*x));
+    } else if (tag == "W" && words.size() == 2) {
+      send->watched.emplace_back(words[1]);
     } else if (tag == "T" && words.size() == 2) {
       const auto handle = read_u64(words[1]);
       for (auto& x : send->transfers) {
@@ -276,6 +317,38 @@ TransferLog read_transfer_log(std::string_view text) {
     }
   }
   return log;
+}
+
+std::string LogLine::joined(std::size_t first) const {
+  std::string s;
+  for (std::size_t i = first; i < words.size(); ++i) s += (i > first ? " " : "") + std::string(words[i]);
+  return s;
+}
+
+std::vector<LogLine> read_log_lines(std::string_view text) {
+  std::vector<LogLine> out;
+  for (std::string_view line : split(text, '\n')) {
+    LogLine l;
+    while (!line.empty()) {
+      const auto space = line.find(' ');
+      const auto word = line.substr(0, space);
+      if (!word.empty() && word.front() == '!') {
+        const auto rest = line.substr(1);
+        const auto bar = rest.find('|');
+        l.raised = true;
+        l.exception_class = std::string(rest.substr(0, bar));
+        if (bar != std::string_view::npos && !unescape(rest.substr(bar + 1), l.message)) {
+          l.message = std::string(rest.substr(bar + 1));
+        }
+        break;
+      }
+      if (!word.empty()) l.words.push_back(word);
+      if (space == std::string_view::npos) break;
+      line.remove_prefix(space + 1);
+    }
+    if (!l.words.empty()) out.push_back(std::move(l));
+  }
+  return out;
 }
 
 }  // namespace tpcheck::conform::capture

@@ -1,6 +1,8 @@
 // Readers of what a driver of the child answers for one configuration
 // (conform/child/25_drivers.py): the items of a driver of kind `each`, the
-// log of a driver of kind `transfers` (conform/engines/sglang/child/), and
+// log of a driver of kind `transfers` (conform/engines/sglang/child/: lines
+// pairs, send, B, L, X, T for the KV transfers; G, I for NIXL's
+// get_xfer_descs and initialize_xfer; W for a watched method's call; R, !), and
 // the canonical integer forms in both. They take any text: what they cannot
 // read is a malformed item or line, which the relations report as such,
 // never a crash.
@@ -65,11 +67,13 @@ struct DescriptorList {
   std::uint64_t handle = 0;
   std::string agent;  // empty: the local (source) list
   std::vector<std::vector<Value>> rows;  // address, length, device id
+  bool descs_only = false;  // get_xfer_descs: rows to move, not a list registered for selection
 };
 struct PreparedTransfer {
   std::uint64_t handle = 0;
   Value src_list, dst_list;
   std::vector<Value> src_indices, dst_indices;
+  bool whole_lists = false;  // initialize_xfer: every row, source row k to destination row k
   bool posted = false;
 };
 struct Batch {
@@ -80,6 +84,7 @@ struct Send {
   std::vector<Batch> batches;                 // Mooncake
   std::vector<DescriptorList> lists;          // NIXL: the lists prepared during this send
   std::vector<PreparedTransfer> transfers;    // NIXL
+  std::vector<std::string> watched;           // the watched methods it called (the whole-slot path), in order
   bool returned = false;
   std::optional<Value> result;                // returned: the method's value, if not None
   std::string exception;                      // not returned: "Class: message"
@@ -90,5 +95,20 @@ struct TransferLog {
   std::size_t malformed = 0;  // lines that could not be read
 };
 TransferLog read_transfer_log(std::string_view text);
+
+// A line of a driver's log (the hybrid state's drivers write "TAG words..."):
+// its words up to one that starts with '!', and after it what was raised,
+// written "!Class|escaped message".
+struct LogLine {
+  std::vector<std::string_view> words;  // into the text read
+  bool raised = false;
+  std::string exception_class;
+  std::string message;
+  std::string exception() const { return exception_class + ": " + message; }
+  // The words from `first` on, joined by spaces.
+  std::string joined(std::size_t first) const;
+};
+// Every line of a log that has a word, in order.
+std::vector<LogLine> read_log_lines(std::string_view text);
 
 }  // namespace tpcheck::conform::capture

@@ -60,7 +60,7 @@ std::optional<RunReport> run_conformance_fuzz(const RunOptions& o, std::string& 
   // The profile's C++ functions: its Python ones (trtllm's other half) run on the grid.
   const Profile* profile = find_profile(o.profile);
   std::vector<Binding> bindings;
-  if (profile) bindings = profile->bindings({o.hybrid});
+  if (profile) bindings = profile->bindings({o.hybrid, o.families});
   std::erase_if(bindings, [](const Binding& b) { return b.child != ChildKind::Cxx; });
   if (bindings.empty() || profile->cxx == nullptr) {
     error = "--fuzz runs compiled C++ functions: it is an option of " + profiles_taking_fuzz();

@@ -348,6 +348,13 @@ void append_outer(std::string& out, const std::vector<char>& outer) {
 
 }  // namespace
 
+std::string ParamSpec::shown(const BigInt& value) const {
+  for (std::size_t i = 0; i < choices.size() && i < labels.size(); ++i) {
+    if (value == choices[i]) return labels[i];
+  }
+  return decimal(value);
+}
+
 
 std::size_t ValuesHash::operator()(const std::vector<BigInt>& key) const {
   std::uint64_t h = key.size();

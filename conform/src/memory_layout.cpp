@@ -68,7 +68,7 @@ std::optional<MemoryMap::Place> MemoryMap::locate(std::uint64_t address) const {
   --it;
   const RankMemory& rank = ranks_[it->second.first];
   const std::uint64_t offset = address - it->first;
-  const std::uint64_t length = rank.region_length();
+  const std::uint64_t length = rank.region_length(it->second.second);
   if (offset >= length) return std::nullopt;
   return Place{&rank, it->second.second, offset, length - offset};
 }

@@ -73,7 +73,8 @@ void print_text(std::ostream& out, const RunReport& r) {
   const auto& o = r.options;
   const bool diff = !o.baseline_path.empty();
   out << "tpcheck conform: " << report_support::run_title(r) << ", grid up to --max-tp " << o.bounds.max_tp
-      << " --max-heads " << o.bounds.max_heads << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
+      << " --max-heads " << o.bounds.max_heads << report_support::state_grid_text(r)
+      << (diff ? ", compared with baseline " + o.baseline_path : "") << "\n";
   if (r.cxx_build_seconds > 0 || r.cxx_build_cached) {
     std::ostringstream built;
     built << std::fixed << std::setprecision(1) << r.cxx_build_seconds;
@@ -151,6 +152,22 @@ void print_json(std::ostream& out, const RunReport& r) {
         << ", \"where\": " << json_string(where(f)) << ", \"cases\": " << f.cases << ", \"not_run\": " << f.not_run
         << ", \"not_compared\": " << f.not_compared;
     if (f.not_compared) out << ", \"not_compared_reason\": " << json_string(f.not_compared_reason);
+    // What a labelled parameter's values stand for ("model": {"0": "mamba2(24, 1, 1, 3)"}).
+    std::string labels;
+    for (const auto& p : f.params) {
+      if (p.labels.empty()) continue;
+      std::string items;
+      for (std::size_t k = 0; k < p.choices.size() && k < p.labels.size(); ++k) {
+        items += (items.empty() ? "" : ", ") + json_string(std::to_string(p.choices[k])) + ": " + json_string(p.labels[k]);
+      }
+      labels += (labels.empty() ? "" : ", ") + json_string(p.name) + ": {" + items + "}";
+    }
+    if (!labels.empty()) out << ", \"labels\": {" << labels << "}";
+    {
+      std::ostringstream seconds;
+      seconds << std::fixed << std::setprecision(6) << f.seconds;
+      out << ", \"seconds\": " << seconds.str();
+    }
     out << ", \"deviations\": [";
     for (std::size_t k = 0; k < f.deviations.size(); ++k) {
       out << (k ? ", " : "");

@@ -34,5 +34,7 @@ std::size_t functions_with_deviations(const RunReport& r);
 
 // "profile vllm-mooncake --hybrid" or "adapter my_adapter.py".
 std::string run_title(const RunReport& r);
+// ", hybrid state up to 8 (gdn, kda)" when a state function was checked; else empty.
+std::string state_grid_text(const RunReport& r);
 
 }  // namespace tpcheck::conform::report_support

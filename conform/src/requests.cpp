@@ -27,7 +27,12 @@ std::string binding_json(const Binding& b) {
                     ", \"positional\": " + (c.positional ? "true" : "false") + ", \"render\": " + json_string(c.render) +
                     ", \"driver\": " + (c.driver.empty() ? std::string("null") : c.driver) +
                     ", \"requires\": " + json_strings(c.requires_methods) +
-                    ", \"skip_note\": " + json_string(c.skip_note) + ", \"attributes\": [";
+                    ", \"skip_note\": " + json_string(c.skip_note) + ", \"requires_parameter\": " +
+                    (c.requires_parameter.name.empty()
+                         ? std::string("null")
+                         : "{\"name\": " + json_string(c.requires_parameter.name) +
+                               ", \"why\": " + json_string(c.requires_parameter.why) + "}") +
+                    ", \"attributes\": [";
   for (std::size_t i = 0; i < c.attributes.size(); ++i) {
     const Attribute& a = c.attributes[i];
     out += std::string(i ? ", " : "") + "{\"name\": " + json_string(a.name) + ", \"value\": " + json_string(a.value) +

@@ -38,6 +38,8 @@ std::string signature_of(const RunOptions& o) {
   std::string s = (o.adapter ? std::string("adapter") : "profile=" + o.profile) +
                   " max-tp=" + std::to_string(o.bounds.max_tp) + " max-heads=" + std::to_string(o.bounds.max_heads);
   if (o.hybrid) s += " hybrid";
+  for (const StateFamily f : o.families) s += " family=" + std::string(state_family_name(f));
+  if (o.bounds.max_tp_given) s += " max-tp-given";
   for (const auto& c : o.corpus) s += " corpus=" + std::filesystem::path(c).filename().string();
   return s;
 }
@@ -389,7 +391,7 @@ std::string call_text(const FunctionReport& f, const CaseArgs& args, const std::
   for (std::size_t i = 0; i < args.size(); ++i) {
     s += i ? ", " : "";
     if (f.named_args) s += f.params[i].name + "=";
-    s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "True" : "False") : decimal(args[i]);
+    s += f.params[i].kind == ParamKind::Flag ? (args[i] != 0 ? "True" : "False") : f.params[i].shown(args[i]);
   }
   for (std::size_t i = 0; i < at.size() && i < f.coordinates.size(); ++i) {
     s += ", " + f.coordinates[i] + "=" + (at[i] ? decimal(*at[i]) : std::string("-"));
@@ -406,7 +408,11 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
   if (o.adapter) {
     bindings = adapter_bindings();
   } else if (profile) {
-    bindings = profile->bindings({o.hybrid});
+    bindings = profile->bindings({o.hybrid, o.families});
+    if (!o.families.empty() && std::none_of(bindings.begin(), bindings.end(), [](const Binding& b) { return b.state; })) {
+      error = "--family is an option of " + profiles_taking_family();
+      return std::nullopt;
+    }
   } else {
     std::string known;
     for (const auto& name : profile_names()) known += (known.empty() ? "" : ", ") + name;
@@ -554,6 +560,7 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     fr.named_args = b.named_args;
     fr.coordinates = b.coordinates;
     fr.by_configuration = b.relation->findings;
+    fr.state = b.state;
     fr.checked = bound.bound;
     fr.skip_reason = bound.skip_reason;
     fr.found = bound.qualified_name;
@@ -574,14 +581,17 @@ std::optional<RunReport> run_conformance(const RunOptions& o, std::string& error
     }
     if (b.child == ChildKind::Cxx) grid = explicit_grid(grid);  // the C++ child reads cases, not grids
     const bool choose = o.mutants && b.child == ChildKind::Python;
+    const std::vector<KindInfo>& kinds = b.kinds ? b.kinds() : profile_kinds(o.profile);
     std::vector<GridCase> cases;
+    const auto function_started = std::chrono::steady_clock::now();
     error = check_function(*run_of[i].first->session, run_of[i].second, b, grid, run_of[i].first->known, fr,
-                           record ? &*record : nullptr, baseline ? &*baseline : nullptr, profile_kinds(o.profile),
+                           record ? &*record : nullptr, baseline ? &*baseline : nullptr, kinds,
                            choose ? &cases : nullptr);
     if (!error.empty()) return std::nullopt;
+    fr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - function_started).count();
     if (choose) {
       error = choose_cases(*run_of[i].first->session, run_of[i].second, b, grid, cases, run_of[i].first->known, fr,
-                           !o.write_tests.empty(), profile_kinds(o.profile), report);
+                           !o.write_tests.empty(), kinds, report);
       if (!error.empty()) return std::nullopt;
     } else if (o.mutants) {
       fr.not_written = b.relation->not_written ? b.relation->not_written : "a C++ function";

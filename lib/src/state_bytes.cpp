@@ -160,6 +160,49 @@ StateByte<Int> decode_page_byte(const SideBytes<Int>& side, const Int& r, const 
   return {StatePart::Padding, 0, U<Int>(q - side.conv_bytes - side.ssm_bytes), U<Int>(0), Int(0)};
 }
 
+template <ModelInt Int>
+U<Int> entry_bytes(const SideBytes<Int>& side, StatePart tensor) {
+  if (side.container == StateContainer::VllmPage) return side.page_bytes;
+  return tensor == StatePart::Conv ? side.conv_bytes : side.ssm_bytes;
+}
+
+template <ModelInt Int>
+StateRun<Int> entry_run_at(const SideBytes<Int>& side, const Int& r, StatePart tensor, const U<Int>& q) {
+  StatePart part = tensor;
+  U<Int> at = q;  // from the start of the part's state
+  if (side.container == StateContainer::VllmPage) {
+    part = q < side.conv_bytes ? StatePart::Conv
+           : q < side.conv_bytes + side.ssm_bytes ? StatePart::Ssm
+                                                  : StatePart::Padding;
+    if (part == StatePart::Ssm) at = q - side.conv_bytes;
+  }
+  StateRun<Int> run;
+  switch (part) {
+    case StatePart::Padding:
+      run.first = decode_page_byte(side, r, q);
+      run.length = side.page_bytes - q;
+      run.element_bytes = 1;
+      return run;
+    case StatePart::Ssm:
+      run.first = decode_ssm_byte(side, r, at);
+      run.length = side.ssm_bytes - at;
+      run.positions = side.state.head_elements;
+      run.element_bytes = side.e_ssm;
+      return run;
+    case StatePart::Conv: break;
+  }
+  // A run ends with its segment's last channel: of the last row (DS), or of its own row.
+  run.first = decode_conv_byte(side, r, at);
+  const std::size_t s = run.first.segment;
+  const bool dim_first = side.order == ConvOrder::DimFirst;
+  const Int row = dim_first ? Int(side.rows - 1) : static_cast<Int>(run.first.position);
+  const U<Int> end = conv_byte_at(side, s, U<Int>(side.state.conv[s].width - 1), row, Int(side.e_conv - 1)) + 1;
+  run.length = end - at;
+  run.positions = dim_first ? U<Int>(side.rows) : U<Int>(0);
+  run.element_bytes = side.e_conv;
+  return run;
+}
+
 #define TPCHECK_STATE_BYTES(Int)                                                                                      \
   template Outcome<SideBytes<Int>> side_bytes<Int>(const RankState<Int>&, ConvOrder, StateContainer, const Int&,      \
                                                    const Int&, const Int&, const units_t<Int>&);                      \
@@ -168,7 +211,9 @@ StateByte<Int> decode_page_byte(const SideBytes<Int>& side, const Int& r, const 
   template units_t<Int> ssm_byte_at<Int>(const SideBytes<Int>&, const Int&, const units_t<Int>&, const Int&);         \
   template StateByte<Int> decode_conv_byte<Int>(const SideBytes<Int>&, const Int&, const units_t<Int>&);              \
   template StateByte<Int> decode_ssm_byte<Int>(const SideBytes<Int>&, const Int&, const units_t<Int>&);               \
-  template StateByte<Int> decode_page_byte<Int>(const SideBytes<Int>&, const Int&, const units_t<Int>&);
+  template StateByte<Int> decode_page_byte<Int>(const SideBytes<Int>&, const Int&, const units_t<Int>&);              \
+  template units_t<Int> entry_bytes<Int>(const SideBytes<Int>&, StatePart);                                           \
+  template StateRun<Int> entry_run_at<Int>(const SideBytes<Int>&, const Int&, StatePart, const units_t<Int>&);
 TPCHECK_INSTANTIATE_MODEL(TPCHECK_STATE_BYTES)
 
 }  // namespace tpcheck

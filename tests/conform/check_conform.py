@@ -15,12 +15,26 @@ asserts tpcheck's counts equal those. It also asserts that every recorded
 outcome is what the fixture's function really returns. It runs the functions
 in the interpreter it runs in, and passes that interpreter to tpcheck.
 
+A hybrid state function's expectation may list what its grid must have
+judged ("reaches": families, Mamba2's cases A and B, P > D, P < D, P = D),
+read from the recorded cases that answered without a refusal.
+
 A function judged by configuration (profile sglang) has no single expected
 outcome per case to count against; there the bound is that a kind is found
 in at most as many configurations as answer differently from the correct
 fixture's, and that a function answering as the correct one has no
 deviation. Its informational kinds ("notes") are asserted like deviations
 when the expectation lists them.
+
+An expectation may run only some functions ("only": --function) of some
+state families ("families": --family), and name functions of the hybrid
+state grid ("state_reached") that must be clean on every kind of
+configuration: each family run, Mamba2's cases A and B, P > D and P < D,
+replicated and sharded segments, and sizings that do not divide (SPEC
+§16.8). Rows whose inputs make every version deviate
+("deviations_of_the_inputs": a hybrid state row as SGLang's pool registers
+it, for Mamba2) have their kinds and smallest cases asserted, not bounded by
+the correct fixture's answers.
 """
 import json
 import os
@@ -61,7 +75,11 @@ class Oracle:
         return args[self.params.index(name)]
 
     def compared(self, args):
-        """False for a sizing NIXL refuses at handshake (SPEC §11): not compared."""
+        """False for a sizing NIXL refuses at handshake (SPEC §11), and for a
+        head count a larger TP size does not divide (SPEC §16.6): not compared."""
+        if self.name == "_physical_head_range":
+            T, H = args[0], args[1]
+            return T <= H or T % H == 0
         if self.name != "compute_tp_mapping":
             return True
         P, D, H, mla = (self.arg(args, n) for n in ("P", "D", "H", "MLA"))
@@ -85,12 +103,36 @@ class Oracle:
         return kind_of(expected, actual, raised_class)
 
 
+# SPEC §16.8's state configurations, by the index a case's "model" has:
+# family, and whether B and C are replicated where a side has more than one rank.
+STATE_CONFIGS = [("mamba2", True), ("mamba2", False), ("mamba2", False), ("gdn", False), ("kda", False),
+                 ("mamba1", False)]
+
+
+def state_reached(record, name):
+    """The kinds of hybrid state a function judged: its families, Mamba2's cases
+    A and B, P > D, P < D and P = D, over the (P, D, model) cases whose calls
+    answered without a refusal or a raise."""
+    seen = set()
+    for args, outcome in record.cases.get(name, []):
+        if "!" in outcome or len(args) != 3:
+            continue
+        P, D, model = args
+        family, replicated = STATE_CONFIGS[model]
+        seen.add(family)
+        if family == "mamba2":
+            seen.add("case_b" if replicated and max(P, D) > 1 else "case_a")
+        seen.add("p_gt_d" if P > D else "p_lt_d" if P < D else "p_eq_d")
+    return seen
+
+
 def fixture_files(want, fixture_dir, made):
-    """(the fixture's files, the correct files): a fault replaces its correct file."""
+    """(the fixture's files, the correct files): a fault (or an older version) replaces its correct file."""
     sys.path.insert(0, fixture_dir)
     import faults  # noqa: E402 - the fixtures directory is only known at run time
     name = want["fixture"]
-    fault = os.path.splitext(name)[0] if os.path.splitext(name)[0] in faults.FAULTS else None
+    stem = os.path.splitext(name)[0]
+    fault = stem if stem in faults.FAULTS or stem in getattr(faults, "VERSIONS", {}) else None
     files = want.get("files", [faults.correct_file(fault) if fault else name])
     correct = [os.path.join(fixture_dir, f) for f in files]
     if fault:
@@ -105,7 +147,57 @@ def run_tpcheck(tpcheck, want, files, record):
                "--json", "--record", record, "--python", sys.executable] + (["--hybrid"] if want.get("hybrid") else [])
     if "max_heads" in want:
         command += ["--max-heads", str(want["max_heads"])]
+    for name in want.get("only", []):
+        command += ["--function", name]
+    for family in want.get("families", []):
+        command += ["--family", family]
     return subprocess.run(command + files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
+
+
+STATE_FAMILIES = ("mamba2", "gdn", "kda", "mamba1")
+
+
+def state_kinds_reached(f, cases):
+    """The kinds of SPEC §16.8's configurations among a state function's
+    cases (P, D, model), the model named by the report's labels."""
+    reached = set()
+    for args, _ in cases:
+        P, D, model = args[:3]
+        label = f["labels"]["model"][str(model)]
+        family, dims = label.split("(")[0], [int(v) for v in label.split("(")[1].rstrip(")").split(",")]
+        reached.add(family)
+        reached.add("P > D" if P > D else "P < D")
+        if P % D and D % P:
+            reached.add("not divisible")
+            continue
+        if max(P, D) > 1:
+            reached.add("sharded segments")
+        if family == "mamba2":
+            groups = dims[2]
+            if groups == 1 and max(P, D) > 1:
+                reached.update(("case B", "replicated segments"))
+            elif all(groups % T == 0 for T in (P, D)) and max(P, D) > 1:
+                reached.add("case A")
+    return reached
+
+
+def check_state_reached(want, got, record):
+    failures = []
+    families = want.get("families") or list(STATE_FAMILIES)
+    needed = set(families) | {"P > D", "P < D", "sharded segments", "not divisible"}
+    if "mamba2" in families:
+        needed |= {"case A", "case B", "replicated segments"}
+    for name in want.get("state_reached", []):
+        f = got.get(name)
+        if f is None or f["status"] != "checked":
+            failures.append("%s: must be checked to reach every kind of state configuration" % name)
+            continue
+        if f["deviations"]:
+            failures.append("%s: must be clean, has %s" % (name, [d["kind"] for d in f["deviations"]]))
+        missing = needed - state_kinds_reached(f, record.cases.get(name, []))
+        if missing:
+            failures.append("%s: reached no configuration of %s" % (name, sorted(missing)))
+    return failures
 
 
 def check(tpcheck, want, fixture_dir):
@@ -151,10 +243,20 @@ def check(tpcheck, want, fixture_dir):
                     if match and match[0]["smallest"][field] != d["smallest"][field]:
                         failures.append("%s %s: smallest %s is %r, expected %r" % (
                             name, d["kind"], field, match[0]["smallest"][field], d["smallest"][field]))
+        if "reaches" in w:
+            missing = set(w["reaches"]) - state_reached(record, name)
+            if missing:
+                failures.append("%s: the grid never judged %s" % (name, ", ".join(sorted(missing))))
         if "tallies" in f:
-            failures += recount_configurations(name, f, record, callers[name], reference[name])
+            # A row whose inputs make every version deviate (SGLang's pool
+            # registers no segment widths for Mamba2) deviates for the correct
+            # fixture too: its kinds and smallest cases are asserted above,
+            # its counts are not bounded by a difference from itself.
+            inherent = name in want.get("deviations_of_the_inputs", [])
+            failures += recount_configurations(name, f, record, callers[name], reference[name], inherent)
         else:
             failures += recount(name, f, record, callers[name], reference, Oracle(reference, name, f["params"]))
+    failures += check_state_reached(want, got, record)
     if failures:
         print("FAIL %s:\n  %s" % (want["fixture"], "\n  ".join(failures)))
         return 1
@@ -198,10 +300,11 @@ def recount(name, f, record, call, reference, oracle):
     return failures
 
 
-def recount_configurations(name, f, record, call, reference):
+def recount_configurations(name, f, record, call, reference, inherent=False):
     """A function judged by configuration: every recorded answer is the
     fixture's; each kind is found in at most as many configurations as
-    answer otherwise than the correct fixture's; none when all answer alike."""
+    answer otherwise than the correct fixture's; none when all answer alike
+    (unless the deviations are the inputs', `inherent`)."""
     failures, differ = [], 0
     for args, recorded in recorded_cases(name, f, record, failures):
         actual, _ = call(args)
@@ -209,7 +312,7 @@ def recount_configurations(name, f, record, call, reference):
             failures.append("%s%s: recorded %r, the driver answers %r" % (name, tuple(args), recorded[:300], actual[:300]))
             break
         differ += reference is not call and reference(args)[0] != actual
-    for d in f["deviations"]:
+    for d in [] if inherent else f["deviations"]:
         if d["count"] > differ:
             failures.append("%s: %s in %d configurations, but only %d answer otherwise than the correct fixture" % (
                 name, d["kind"], d["count"], differ))

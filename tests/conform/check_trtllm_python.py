@@ -6,8 +6,10 @@ usage: check_trtllm_python.py TPCHECK FIXTURE_DIR EXPECTED.json PYTHON
 EXPECTED.json names the fixture (trtllm/python/peer.py and block.py of
 FIXTURE_DIR, or a fault of FIXTURE_DIR/faults.py applied to one of them), the grid's bounds,
 the exit status, and per function its status and deviations: kind and
-smallest case (the deployment and the ranks), written by hand from SPEC
-§15.1 and the fixture's fault. tpcheck runs the fixture in PYTHON (one with
+smallest case (the deployment and the ranks; for the recurrent state's
+mappers, (P, D, model) and the ranks), and where listed its notes, written
+by hand from SPEC §15.1, §16.6 and the fixture's fault ("only_listed": only
+those functions are run). tpcheck runs the fixture in PYTHON (one with
 numpy: HeadMismatchMapper needs it; an expectation "without_numpy" runs it
 without its site packages, and get_kv_map must skip exactly the deployments
 whose mapper is HeadMismatchMapper, saying why, and judge the others). The
@@ -15,7 +17,8 @@ script asserts the report's kinds
 and smallest cases are exactly those, and, from the report's tallies and the
 --record file, that every kind of input was reached: copies judged byte by
 byte, PP stage splits, attention DP on either side, MLA, pairs that are not
-divisible, and the refusal probes of registration.
+divisible, and the refusal probes of registration; for the recurrent state,
+every family, P > D, P < D and P = D judged.
 """
 import json
 import os
@@ -44,10 +47,30 @@ def fixture_files(want, fixture_dir, into):
     return [faulty if os.path.basename(f) == os.path.basename(faulty) else f for f in files]
 
 
+# The mappers of hybrid models' recurrent state (SPEC §16.6), their cases (P, D, model).
+STATE_FUNCTIONS = ("ConvStateMismatchMapper._compute_section_plans", "MambaHeadMismatchMapper")
+# SPEC §16.8's configurations by the index a case's "model" has; the first
+# (Mamba2 with one group) replicates B and C on a side of more than one rank.
+STATE_FAMILIES = ("mamba2", "mamba2", "mamba2", "gdn", "kda", "mamba1")
+
+
+def state_reached(args, outcome):
+    """What a mapper's case judged: its family and the order of P and D, where
+    the mappers serve it (segments sharded on both sides, or P = D) and no
+    call raised."""
+    P, D, model = (int(a) for a in args)
+    if "!" in outcome or (model == 0 and P != D and max(P, D) > 1):
+        return set()
+    return {"state_" + STATE_FAMILIES[model], "state_p_gt_d" if P > D else "state_p_lt_d" if P < D else "state_p_eq_d"}
+
+
 def reached(record_path):
     """Which kinds of deployment the grid judged, from the recorded cases."""
     seen = set()
-    for section, args, _ in recorded_cases(record_path):
+    for section, args, outcome in recorded_cases(record_path):
+        if section in STATE_FUNCTIONS:
+            seen |= state_reached(args, outcome)
+            continue
         if section == "PeerRegistrar._find_overlap":
             L, R = int(args[0]), int(args[1])
             seen.add("divisible" if L % R == 0 or R % L == 0 else "not_divisible")
@@ -104,6 +127,9 @@ def main():
         record = os.path.join(tmp, "record.txt")
         command = [tpcheck, "conform", "--profile", "trtllm", "--json", "--python", python, "--record", record,
                    "--max-tp", str(want["max_tp"]), "--max-heads", str(want["max_heads"])] + files
+        if want.get("only_listed"):  # a fault of functions the others do not call: just those
+            for name in want["functions"]:
+                command += ["--function", name]
         started = time.monotonic()
         run = subprocess.run(command, capture_output=True, text=True, timeout=600)
         wall = time.monotonic() - started
@@ -127,13 +153,16 @@ def main():
             failures.append("%s: status %s, expected %s (%s)" % (name, f["status"], w["status"],
                                                                  f.get("reason", "")))
             continue
-        got = {d["kind"]: d["smallest"]["args"] for d in f.get("deviations", [])}
-        expected = {d["kind"]: d["smallest"]["args"] for d in w["deviations"]}
-        if set(got) != set(expected):
-            failures.append("%s: kinds %s, expected %s" % (name, sorted(got), sorted(expected)))
-        for kind in set(got) & set(expected):
-            if got[kind] != expected[kind]:
-                failures.append("%s: %s smallest %s, expected %s" % (name, kind, got[kind], expected[kind]))
+        for group in ("deviations", "notes"):
+            if group not in w:
+                continue
+            got = {d["kind"]: d["smallest"]["args"] for d in f.get(group, [])}
+            expected = {d["kind"]: d["smallest"]["args"] for d in w[group]}
+            if set(got) != set(expected):
+                failures.append("%s: %s %s, expected %s" % (name, group, sorted(got), sorted(expected)))
+            for kind in set(got) & set(expected):
+                if got[kind] != expected[kind]:
+                    failures.append("%s: %s smallest %s, expected %s" % (name, kind, got[kind], expected[kind]))
         if w.get("not_compared"):
             if not f.get("not_compared") or w["not_compared"] not in f.get("not_compared_reason", ""):
                 failures.append("%s: %s not compared because %r, expected a reason naming %r" % (

@@ -19,7 +19,7 @@ namespace {
 using I = std::int64_t;
 
 const Binding& binding(const Relation& relation) {
-  static const auto bindings = trtllm_python_bindings();
+  static const auto bindings = trtllm_python_bindings({});
   return *std::find_if(bindings.begin(), bindings.end(), [&](const Binding& b) { return b.relation == &relation; });
 }
 

@@ -23,8 +23,8 @@ def changed(fixture_dir, tmp, name, edits, directory="changed"):
         if text.count(old) != 1:
             sys.exit("%r occurs %d times in %s" % (old[:60], text.count(old), name))
         text = text.replace(old, new)
-    os.makedirs(os.path.join(tmp, directory), exist_ok=True)
     path = os.path.join(tmp, directory, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
     return path

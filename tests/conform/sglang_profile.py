@@ -67,7 +67,8 @@ def files_by_content(tpcheck, fixtures, python):
             files.append(os.path.join(tmp, name))
         code, functions = conform(tpcheck, python, files)
     expect(code == 0, "the correct files under other names conform: exit %d" % code, functions)
-    expect(all(f["status"] == "checked" for f in functions.values()), "every function found",
+    # The hybrid state functions need utils.py (sglang_state.py checks them).
+    expect(all(f["status"] == "checked" for n, f in functions.items() if "mamba" not in n), "every function found",
            {n: f.get("reason") for n, f in functions.items()})
     expect(functions["NixlKVManager.send_kvcache_slice"]["tallies"]["sends"] > 0, "NIXL sent", functions)
     expect(os.path.basename(functions["compute_head_slice_params"]["file"]) == "c.py", "found in c.py", functions)

@@ -5,6 +5,7 @@
 // (conform/child/25_drivers.py, child/26_transfers.py) makes its calls from
 // the Python expressions below, and the relations of relations_sglang.cpp,
 // relations_transfers.cpp and byte_judge.cpp judge what it answers.
+#include <algorithm>
 #include <memory>
 
 #include "sglang.hpp"
@@ -40,12 +41,15 @@ std::string attributes_json(const std::vector<Attribute>& attributes) {
   return json_list(items);
 }
 
-// SGLang's pairing, as the child loops over it: every decode rank d and each
-// prefill rank it registers with that exists (window(d, D, P) on divisible
-// pairs, the floor arithmetic of §14.1 otherwise).
-const std::string kPairs =
+}  // namespace
+
+const std::string sglang::kPairs =
     "((p, d) for d in range(D) for p in (range(d * (P // D), (d + 1) * (P // D)) if P > D else (d // (D // P),)) "
     "if p < P)";
+
+namespace {
+
+using sglang::kPairs;
 const std::string kDecodeRanks = "((d,) for d in range(D))";
 
 // --- §14.1: the rank resolver, on the decode side ------------------------------
@@ -176,18 +180,27 @@ std::shared_ptr<const bytes::SyntheticLayout> synthetic_memory() {
   return layout;
 }
 
+}  // namespace
+
 // A driver of kind transfers: SGLang's pairing from the common resolver, one
 // manager per prefill rank, the steps for each of its decode ranks.
-std::string transfer_driver(const bytes::SyntheticLayout& memory,
-                            const std::vector<std::pair<std::string, std::vector<CallArg>>>& steps) {
+std::string sglang::transfer_driver(const std::string& memory_json,
+                                    const std::vector<std::pair<std::string, std::vector<CallArg>>>& steps,
+                                    const std::string& extra) {
   std::vector<std::string> step_items;
   for (const auto& [method, args] : steps) step_items.push_back("[" + json_string(method) + ", " + args_json(args) + "]");
-  return "{\"kind\": \"transfers\", \"memory\": " + memory.json() + ", \"steps\": " + json_list(step_items) +
+  return "{\"kind\": \"transfers\", \"memory\": " + memory_json + ", \"steps\": " + json_list(step_items) +
          ", \"pairing\": {\"classes\": [\"CommonKVManager\"], \"methods\": [\"_resolve_rank_mapping\"], "
          "\"attributes\": " +
          attributes_json(resolver_attributes("False")) + ", \"let\": [[\"_info\", " + json_string(kPrefillServerInfo) +
          "]], \"args\": " + args_json({{"info", "_info", false, ""}}) +
-         ", \"targets\": \"(_info if _r is None else _r).target_tp_ranks\"}}";
+         ", \"targets\": \"(_info if _r is None else _r).target_tp_ranks\"}" + extra + "}";
+}
+
+namespace {
+
+std::string kv_memory(const bytes::SyntheticLayout& layout) {
+  return "{\"kind\": \"kv\", \"layout\": " + layout.json() + "}";
 }
 
 // The KVArgs of prefill rank p: its regions, their item length and size, its heads.
@@ -223,7 +236,7 @@ Binding transfers(const Relation& relation, std::string name, bool with_total_he
                          {"engine", "_engine", false, {}},
                          {"enable_deferred_decode_kv_release", "False", false, {}},
                          {"pp_size", "1", false, {}}};
-    b.call.driver = transfer_driver(*b.memory, {{"send_kvcache_slice",
+    b.call.driver = sglang::transfer_driver(kv_memory(*b.memory), {{"send_kvcache_slice",
                                                  {{"mooncake_session_id", "'decode_%d' % d", false, ""},
                                                   {"prefill_kv_indices", "_mem.page_array('P', _np)", false, ""},
                                                   {"dst_kv_ptrs", "_mem.ptrs('D', d)", false, ""},
@@ -243,8 +256,8 @@ Binding transfers(const Relation& relation, std::string name, bool with_total_he
       {"prep_handle_slice_src", "None", false, {}},
       {"prep_handles_slice_dst", "{}", false, {}}};
   const std::string peer = "'decode_%d' % d";
-  b.call.driver = transfer_driver(
-      *b.memory,
+  b.call.driver = sglang::transfer_driver(
+      kv_memory(*b.memory),
       {{"_init_hetero_tp_prep_handle",
         {{"peer_name", peer, false, ""},
          {"decode_kv_args",
@@ -287,26 +300,19 @@ Binding index_function() {
   return b;
 }
 
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
-}
-KindInfo info(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), false};
-}
+const auto failure = failure_kind;
+const auto info = note_kind;
 
 std::vector<KindInfo> nondiv_twins(const std::vector<KindInfo>& kinds) {
   std::vector<KindInfo> out;
-  for (const auto& k : kinds) {
-    out.push_back({"nondiv:" + k.id, k.title + ", on a pair that is not divisible",
-                   "on a sizing SGLang runs but the model refuses: " + k.meaning, true});
-  }
+  for (const auto& k : kinds) out.push_back(nondiv_twin(k, "SGLang"));
   return out;
 }
 
 }  // namespace
 
-std::vector<Binding> sglang_bindings() {
-  return {rank_mapping(),
+std::vector<Binding> sglang_bindings(const ProfileOptions& options) {
+  std::vector<Binding> out = {rank_mapping(),
           head_slice_documented(),
           head_slice_as_run(),
           staging_layout(),
@@ -318,6 +324,8 @@ std::vector<Binding> sglang_bindings() {
           transfers(kNixlTransfers, "NixlKVManager.send_kvcache_slice", true),
           transfers(kNixlTransfers, "NixlKVManager.send_kvcache_slice (without total_kv_head_num)", false),
           index_function()};
+  for (Binding& b : sglang_state_bindings(options)) out.push_back(std::move(b));
+  return out;
 }
 
 const std::vector<KindInfo>& sglang_kinds() {
@@ -412,6 +420,11 @@ const std::vector<KindInfo>& sglang_kinds() {
                         "the child died or answered nothing readable for this configuration"));
     k.push_back(failure("timed_out", "The configuration did not finish in time",
                         "the calls of this configuration did not return within the budget: the worker would hang"));
+    // The hybrid state functions' own kinds (their order and meanings are
+    // sglang_state_kinds(), which their bindings carry).
+    for (const KindInfo& s : sglang_state_kinds()) {
+      if (std::none_of(k.begin(), k.end(), [&](const KindInfo& x) { return x.id == s.id; })) k.push_back(s);
+    }
     return k;
   }();
   return kinds;

@@ -1,13 +1,15 @@
 // SPEC §14B: the bytes SGLang's transfers move, from the child's captures
-// (capture.hpp) to the byte judge (byte_judge.hpp): Mooncake's batches of
-// (source, destination, length), NIXL's prepared descriptor lists and the
-// transfers that select rows of them, who sends to whom, and §14B.8's probe
-// of the descriptor index function alone.
+// (capture.hpp, capture_judge.hpp) to the byte judge of KV pages
+// (byte_judge.hpp): Mooncake's batches of (source, destination, length),
+// NIXL's prepared descriptor lists and the transfers that select rows of
+// them, who sends to whom, and §14B.8's probe of the descriptor index
+// function alone.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "capture.hpp"
+#include "capture_judge.hpp"
 #include "sglang.hpp"
 #include "tpcheck/conform/byte_judge.hpp"
 #include "tpcheck/conform/judge.hpp"
@@ -19,257 +21,7 @@ namespace tpcheck::conform {
 namespace {
 
 using bytes::ByteJudge;
-using bytes::bytes_text;
-using bytes::span_text;
-using capture::Value;
-
-std::string list_text(const std::vector<std::int64_t>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + decimal(v[i]);
-  return s + "]";
-}
-
-// What a send's values that are not addresses (or not lengths) come to, per pair.
-struct BadValues {
-  std::uint64_t seen = 0, non_integer = 0, inexact = 0;
-  std::string example;
-};
-
-class CaptureJudge {
- public:
-  CaptureJudge(const bytes::MemoryMap& memory, FindingSet& findings)
-      : memory_(memory), findings_(findings), judge_(memory, findings) {}
-
-  // An address or length handed to the engine: its value if usable.
-  std::optional<std::uint64_t> address(std::int64_t p, std::int64_t d, const Value& v) {
-    BadValues& bad = values_of(p, d);
-    ++bad.seen;
-    if (v.form == Value::Form::NotInteger) {
-      ++bad.non_integer;
-      bad.inexact += v.inexact_float() ? 1 : 0;
-      if (bad.example.empty()) bad.example = v.text;
-      return std::nullopt;
-    }
-    if (!v.is_u64()) {
-      if (!findings_.has("address_not_u64", p, d)) {
-        findings_.add("address_not_u64", p, d, "addresses in [0, 2^64)", "the address " + v.shown());
-      }
-      return std::nullopt;
-    }
-    return v.u64;
-  }
-
-  std::optional<std::uint64_t> length(std::int64_t p, std::int64_t d, const Value& v) {
-    if (v.form == Value::Form::NotInteger) return address(p, d, v);
-    if (!v.is_u64() || v.u64 == 0) {
-      if (!findings_.has("nonpositive_length", p, d)) {
-        findings_.add("nonpositive_length", p, d, "a positive length", "a transfer of length " + v.shown());
-      }
-      return std::nullopt;
-    }
-    return v.u64;
-  }
-
-  void transfer(std::int64_t p, std::int64_t d, std::uint64_t src, std::uint64_t dst, std::uint64_t length) {
-    judge_.transfer(p, d, {src, dst, length});
-  }
-
-  void finish() {
-    judge_.finish();
-    for (const auto& [pair, bad] : bad_) {
-      if (bad.non_integer == 0) continue;
-      findings_.add("non_integer_address", pair.first, pair.second, "integers (addresses, lengths)",
-                    decimal(static_cast<std::int64_t>(bad.non_integer)) + " of " +
-                        decimal(static_cast<std::int64_t>(bad.seen)) + " values are not integers (" +
-                        decimal(static_cast<std::int64_t>(bad.inexact)) +
-                        " of them floats of 2^53 or more, which hold no exact byte address), such as " + bad.example);
-    }
-  }
-
-  ByteJudge& judge() { return judge_; }
-
- private:
-  // A send's values all belong to one pair: looked up once, not per value.
-  BadValues& values_of(std::int64_t p, std::int64_t d) {
-    if (last_ == nullptr || last_pair_ != std::make_pair(p, d)) {
-      last_pair_ = {p, d};
-      last_ = &bad_[last_pair_];
-    }
-    return *last_;
-  }
-
-  const bytes::MemoryMap& memory_;
-  FindingSet& findings_;
-  ByteJudge judge_;
-  std::map<std::pair<std::int64_t, std::int64_t>, BadValues> bad_;
-  std::pair<std::int64_t, std::int64_t> last_pair_;
-  BadValues* last_ = nullptr;
-};
-
-// Who sends to d: the pairing method's answer against window(d, D, P).
-void judge_pairings(const capture::TransferLog& log, std::int64_t P, std::int64_t D, FindingSet& findings) {
-  for (const auto& pairing : log.pairings) {
-    const auto w = window<std::int64_t>(pairing.d, D, P);
-    if (!w.ok()) continue;
-    const std::vector<std::int64_t> want(w.value().begin(), w.value().end());
-    if (!pairing.raised && pairing.senders == want) continue;
-    findings.add("pairing_differs_from_window", std::nullopt, pairing.d, "senders " + list_text(want),
-                 pairing.raised ? pairing.exception : "senders " + list_text(pairing.senders));
-  }
-}
-
-void judge_mooncake_send(const capture::Send& send, CaptureJudge& cj, FindingSet& findings) {
-  const std::int64_t p = send.p, d = send.d;
-  for (const auto& batch : send.batches) {
-    const std::size_t n = std::min({batch.src.size(), batch.dst.size(), batch.length.size()});
-    if (batch.src.size() != batch.dst.size() || batch.src.size() != batch.length.size()) {
-      findings.add("desc_count_mismatch", p, d, "as many sources, destinations and lengths",
-                   decimal(static_cast<std::int64_t>(batch.src.size())) + " sources, " +
-                       decimal(static_cast<std::int64_t>(batch.dst.size())) + " destinations, " +
-                       decimal(static_cast<std::int64_t>(batch.length.size())) + " lengths");
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto src = cj.address(p, d, batch.src[i]);
-      const auto dst = cj.address(p, d, batch.dst[i]);
-      const auto len = cj.length(p, d, batch.length[i]);
-      if (src && dst && len) cj.transfer(p, d, *src, *dst, *len);
-    }
-  }
-  if (!send.exception.empty()) {
-    const std::string cls = send.exception.substr(0, send.exception.find(": "));
-    findings.add("raises:" + cls, p, d, "no exception", send.exception);
-  } else if (send.returned && (!send.result || !send.result->is_u64() || send.result->u64 != 0)) {
-    findings.add("refused", p, d, "0 (success)", "returned " + (send.result ? send.result->shown() : "None"));
-  }
-}
-
-// NIXL: every list checked when it is prepared, every posted transfer's
-// selected rows judged as transfers.
-class NixlLists {
- public:
-  NixlLists(const bytes::MemoryMap& memory, CaptureJudge& cj, FindingSet& findings)
-      : memory_(memory), cj_(cj), findings_(findings) {}
-
-  void send(const capture::Send& send) {
-    const std::int64_t p = send.p, d = send.d;
-    for (const auto& list : send.lists) prepare(p, d, list);
-    for (const auto& x : send.transfers) {
-      if (x.posted) transfer(p, d, x);
-    }
-    if (!send.exception.empty()) {
-      const std::string cls = send.exception.substr(0, send.exception.find(": "));
-      findings_.add("raises:" + cls, p, d, "no exception", send.exception);
-    }
-  }
-
- private:
-  struct Row {
-    std::optional<std::uint64_t> address, length;
-  };
-  struct List {
-    bool source = false;
-    std::vector<Row> rows;
-  };
-
-  // The decode rank a destination list is for: its agent name decode_<d>.
-  static std::optional<std::int64_t> peer_rank(const std::string& agent) {
-    const std::string prefix = "decode_";
-    if (agent.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
-    const auto v = capture::read_value(agent.substr(prefix.size()));
-    if (!v.is_u64() || v.u64 > 1u << 20) return std::nullopt;
-    return static_cast<std::int64_t>(v.u64);
-  }
-
-  void prepare(std::int64_t p, std::int64_t d, const capture::DescriptorList& list) {
-    List kept;
-    kept.source = list.agent.empty();
-    const std::int64_t owner_rank = kept.source ? p : peer_rank(list.agent).value_or(d);
-    const bytes::RankMemory* owner =
-        memory_.rank(kept.source ? bytes::Side::Prefill : bytes::Side::Decode, owner_rank);
-    if (kept.source && list.rows.empty()) {
-      findings_.add("empty_src_dlist", p, d, "a source list with rows", "the source list has no rows");
-    }
-    const char* outside_kind = kept.source ? "src_dlist_outside_region" : "dst_dlist_outside_region";
-    for (std::size_t i = 0; i < list.rows.size(); ++i) {
-      const auto& values = list.rows[i];
-      Row row;
-      if (values.size() >= 2) {
-        row.address = cj_.address(p, d, values[0]);
-        row.length = cj_.length(p, d, values[1]);
-      }
-      if (values.size() != 3 && !findings_.has(outside_kind, p, d)) {
-        findings_.add(outside_kind, p, d, "rows of (address, length, device id)",
-                      "row " + decimal(static_cast<std::int64_t>(i)) + " has " +
-                          decimal(static_cast<std::int64_t>(values.size())) + " values");
-      }
-      if (row.address && row.length && (owner == nullptr || !cj_.judge().inside(*owner, *row.address, *row.length)) &&
-          !findings_.has(outside_kind, p, d)) {
-        findings_.add(outside_kind, p, d,
-                      "every row inside " + std::string(kept.source ? "p" : "d") + decimal(owner_rank) +
-                          "'s registered regions",
-                      "row " + decimal(static_cast<std::int64_t>(i)) + " of " +
-                          decimal(static_cast<std::int64_t>(list.rows.size())) + ": " +
-                          span_text(memory_, *row.address, *row.length));
-      }
-      kept.rows.push_back(row);
-    }
-    lists_[list.handle] = std::move(kept);
-  }
-
-  const List* list_of(std::int64_t p, std::int64_t d, const Value& handle, const char* side) {
-    const auto it = handle.is_u64() ? lists_.find(handle.u64) : lists_.end();
-    if (it == lists_.end()) {
-      findings_.add("desc_index_out_of_range", p, d, std::string("a prepared ") + side + " list",
-                    std::string("the ") + side + " handle " + handle.shown() + " names no prepared list");
-      return nullptr;
-    }
-    return &it->second;
-  }
-
-  std::optional<std::size_t> index(std::int64_t p, std::int64_t d, const Value& v, const List& list,
-                                   const char* side) {
-    if (v.is_u64() && v.u64 < list.rows.size()) return static_cast<std::size_t>(v.u64);
-    if (!findings_.has("desc_index_out_of_range", p, d)) {
-      findings_.add("desc_index_out_of_range", p, d,
-                    std::string(side) + " indices in [0, " + decimal(static_cast<std::int64_t>(list.rows.size())) +
-                        ")",
-                    std::string("the ") + side + " index " + v.shown());
-    }
-    return std::nullopt;
-  }
-
-  void transfer(std::int64_t p, std::int64_t d, const capture::PreparedTransfer& x) {
-    const List* src = list_of(p, d, x.src_list, "source");
-    const List* dst = list_of(p, d, x.dst_list, "destination");
-    if (src == nullptr || dst == nullptr) return;
-    if (x.src_indices.size() != x.dst_indices.size()) {
-      findings_.add("desc_count_mismatch", p, d, "as many source as destination indices",
-                    decimal(static_cast<std::int64_t>(x.src_indices.size())) + " source and " +
-                        decimal(static_cast<std::int64_t>(x.dst_indices.size())) + " destination indices");
-    }
-    const std::size_t n = std::min(x.src_indices.size(), x.dst_indices.size());
-    for (std::size_t k = 0; k < n; ++k) {
-      const auto i = index(p, d, x.src_indices[k], *src, "source");
-      const auto j = index(p, d, x.dst_indices[k], *dst, "destination");
-      if (!i || !j) continue;
-      const Row& a = src->rows[*i];
-      const Row& b = dst->rows[*j];
-      if (!a.address || !a.length || !b.address || !b.length) continue;
-      if (*a.length != *b.length && !findings_.has("length_mismatch", p, d)) {
-        findings_.add("length_mismatch", p, d, "paired rows of equal length",
-                      "source row " + decimal(static_cast<std::int64_t>(*i)) + " has " + bytes_text(*a.length) +
-                          ", destination row " + decimal(static_cast<std::int64_t>(*j)) + " " +
-                          bytes_text(*b.length));
-      }
-      cj_.transfer(p, d, *a.address, *b.address, std::min(*a.length, *b.length));
-    }
-  }
-
-  const bytes::MemoryMap& memory_;
-  CaptureJudge& cj_;
-  FindingSet& findings_;
-  std::map<std::uint64_t, List> lists_;
-};
+using sglang::CaptureJudge;
 
 // Mooncake's batches, or NIXL's lists and the transfers that select rows of them.
 Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& actual, bool mooncake) {
@@ -288,27 +40,12 @@ Judgement judge_transfers(const Binding& b, const CaseArgs& args, const Actual& 
   const bytes::MemoryMap memory = b.memory->build(P, D, H, page_size, probe);
   const capture::TransferLog log = capture::read_transfer_log(actual.text);
   FindingSet findings;
-  CaptureJudge cj(memory, findings);
-  judge_pairings(log, P, D, findings);
-  NixlLists nixl(memory, cj, findings);
-  for (const auto& send : log.sends) {
-    if (mooncake) {
-      judge_mooncake_send(send, cj, findings);
-    } else {
-      nixl.send(send);
-    }
-  }
+  ByteJudge judge(memory, findings);
+  CaptureJudge cj(findings, judge);
+  sglang::judge_pairings(log, P, D, findings);
+  sglang::judge_sends(log, cj, mooncake);
   cj.finish();
-  if (log.malformed) {
-    findings.add("crashed", std::nullopt, std::nullopt, "a capture tpcheck can read",
-                 decimal(static_cast<std::int64_t>(log.malformed)) + " lines of the capture could not be read");
-  }
-  j.findings = findings.take();
-  j.tallies = {{"configurations", 1},
-               {"sends", log.sends.size()},
-               {"decode ranks", static_cast<std::uint64_t>(D)},
-               {"transfers", cj.judge().transfers()},
-               {"decoded bytes", cj.judge().decoded_bytes()}};
+  sglang::close_log(log, D, cj, findings, j);
   return j;
 }
 

@@ -123,9 +123,9 @@ std::vector<CaseArgs> trtllm_deployments(const GridBounds& bounds, bool mla) {
   return out;
 }
 
-std::vector<Binding> trtllm_bindings() {
+std::vector<Binding> trtllm_bindings(const ProfileOptions& options) {
   auto out = trtllm();
-  for (auto& b : trtllm_python_bindings()) out.push_back(std::move(b));
+  for (auto& b : trtllm_python_bindings(options)) out.push_back(std::move(b));
   return out;
 }
 

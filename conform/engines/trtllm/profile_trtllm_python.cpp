@@ -2,12 +2,17 @@
 // transceiver v2, its peer registry (peer.py) and block mappers (block.py),
 // loaded from source. Every binding judges a whole configuration: a driver of
 // the child (conform/child/25_drivers.py, child/27_peers.py) makes its calls,
-// and the relations of relations_peers.cpp judge what it answers. The kinds of
-// the whole profile (both halves) are here too.
+// and the relations of relations_peers.cpp judge what it answers. The mappers
+// of hybrid models' recurrent state (SPEC §16.6) run on the state grid (§16.8)
+// under a driver of their own (relations_state_mappers.cpp judges them). The
+// kinds of the whole profile (both halves) are here too.
 #include <numeric>
 
 #include "peer_terms.hpp"
 #include "tpcheck/conform/profile.hpp"
+#include "tpcheck/conform/state_grid.hpp"
+#include "tpcheck/conform/state_judge.hpp"
+#include "tpcheck/conform/state_offsets.hpp"
 #include "tpcheck/model.hpp"
 #include "trtllm.hpp"
 
@@ -84,17 +89,36 @@ Binding deployment(std::string method, const std::string& part, const std::vecto
   return b;
 }
 
-KindInfo failure(std::string id, std::string title, std::string meaning) {
-  return {std::move(id), std::move(title), std::move(meaning), true};
+// A mapper of the recurrent state: self is ctx rank p, peer each gen rank d
+// of its window (SPEC §16.6), on the state grid's valid sizings and those of
+// equal sizes; those the mappers do not serve are notes (trtllm_state_kinds).
+Binding state_mapper(std::string name, const std::string& cls, const std::string& method, const std::string& part,
+                     const ProfileOptions& o, const Relation& relation) {
+  Binding b = state::state_binding(std::move(name), o, false, relation);
+  const std::vector<StateFamily> families = o.families;
+  b.cases = [families](const GridBounds& bounds) { return state::served_cases(bounds, families); };
+  b.kinds = trtllm_state_kinds;
+  b.call.classes = {cls};
+  b.call.methods = {method};
+  b.call.driver = "{\"kind\": \"trtllm_state\", \"part\": \"" + part + "\", \"sides\": " +
+                  state::sides_json(state::configs_of(o.families), trtllm_state_side) + ", \"bytes\": {\"conv\": " +
+                  std::to_string(state::kConvElement) + ", \"ssm\": " + std::to_string(state::kSsmElement) + "}}";
+  return b;
 }
+
+const auto failure = failure_kind;
 
 }  // namespace
 
-std::vector<Binding> trtllm_python_bindings() {
-  return {find_overlap(), head_offsets(),
+std::vector<Binding> trtllm_python_bindings(const ProfileOptions& options) {
+  return {find_overlap(),
+          head_offsets(),
           deployment("_check_peer_compatible", "compatible", {"register"}, kPeerCompatible),
           deployment("get_peer_overlap", "overlap", {"register"}, kPeerOverlap),
-          deployment("get_kv_map", "kv_map", {"register", "get_peer_overlap"}, kPeerKvMap)};
+          deployment("get_kv_map", "kv_map", {"register", "get_peer_overlap"}, kPeerKvMap),
+          state_mapper("ConvStateMismatchMapper._compute_section_plans", "ConvStateMismatchMapper",
+                       "_compute_section_plans", "sections", options, kConvSections),
+          state_mapper("MambaHeadMismatchMapper", "MambaHeadMismatchMapper", "__init__", "heads", options, kSsmHeads)};
 }
 
 // SPEC §15.1's kinds in its order, then those of the C++ half (Kind) it has not named.

@@ -20,7 +20,7 @@ std::vector<Profile> trtllm_profiles() {
        .usage = {"TensorRT-LLM's C++ transceiver: targetIRanks and CacheFormatter's rank",
                  "selection (cacheSplitConcat.cpp or .cu, cacheFormatter.cpp), cut out with",
                  "libclang, compiled with the system's C++ compiler and run"},
-       .bindings = [](const ProfileOptions&) { return trtllm_bindings(); },
+       .bindings = trtllm_bindings,
        .kinds = trtllm_kinds,
        .cxx = &kTrtllmCxxChild,
        .tests = &kTrtllmTests},

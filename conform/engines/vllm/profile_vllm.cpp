@@ -151,7 +151,11 @@ std::vector<Binding> mooncake(const ProfileOptions& o) {
 }  // namespace
 
 std::vector<Binding> vllm_moriio_bindings() { return moriio(); }
-std::vector<Binding> vllm_nixl_bindings() { return nixl(); }
+std::vector<Binding> vllm_nixl_bindings(const ProfileOptions& options) {
+  std::vector<Binding> out = nixl();
+  for (Binding& b : vllm_nixl_state_bindings(options)) out.push_back(std::move(b));
+  return out;
+}
 std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options) { return mooncake(options); }
 
 }  // namespace tpcheck::conform

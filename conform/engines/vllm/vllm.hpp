@@ -10,7 +10,9 @@ namespace tpcheck::conform {
 std::vector<Profile> vllm_profiles();  // vllm-moriio, vllm-nixl, vllm-mooncake
 
 std::vector<Binding> vllm_moriio_bindings();
-std::vector<Binding> vllm_nixl_bindings();
+std::vector<Binding> vllm_nixl_bindings(const ProfileOptions& options);
+// Its functions for hybrid models' recurrent state (profile_vllm_state.cpp, nixl_state.hpp).
+std::vector<Binding> vllm_nixl_state_bindings(const ProfileOptions& options);
 std::vector<Binding> vllm_mooncake_bindings(const ProfileOptions& options);
 
 // (P, D): the completions each prefill rank waits for, |window(p, P, D)|

@@ -100,6 +100,32 @@ StateByte<Int> decode_ssm_byte(const SideBytes<Int>& side, const Int& r, const u
 template <ModelInt Int>
 StateByte<Int> decode_page_byte(const SideBytes<Int>& side, const Int& r, const units_t<Int>& q);
 
+// A stretch of one entry (a vLLM page, or SGLang's conv or temporal item)
+// along which what its bytes hold advances as one mixed-radix count: the byte
+// within its element, then (where `positions` is not 0) the row or element,
+// `positions` of them per unit, then the unit (logical channel or head). A
+// row-major conv state keeps its row along a run (`positions` is 0). Two runs
+// of the same radices whose first bytes hold the same thing hold the same
+// thing all along: byte maps are compared run by run, not byte by byte.
+template <ModelInt Int>
+struct StateRun {
+  StateByte<Int> first;
+  units_t<Int> length{};     // bytes from the first to the run's end
+  units_t<Int> positions{};  // rows per channel (DS conv), elements per head (SSM); 0: the position is fixed
+  Int element_bytes{};       // bytes per element (padding: 1)
+};
+
+// The bytes of rank r's entry of `tensor`: a vLLM page's stride (`tensor`
+// ignored), or the length of SGLang's item of `tensor` (Conv or Ssm).
+template <ModelInt Int>
+units_t<Int> entry_bytes(const SideBytes<Int>& side, StatePart tensor);
+
+// The run from byte q (< entry_bytes) of rank r's entry of `tensor`: a vLLM
+// page holds the conv state, the SSM state, then padding (one run to the
+// page's end); SGLang's item holds what `tensor` says.
+template <ModelInt Int>
+StateRun<Int> entry_run_at(const SideBytes<Int>& side, const Int& r, StatePart tensor, const units_t<Int>& q);
+
 // ---- SGLang's pool (SPEC §16.3) ----------------------------------------------------
 
 // The pool registers one entry per (tensor, layer), tensor-major: every

@@ -1,11 +1,16 @@
 # SGLang's part of the child (after part 2b): the driver of kind transfers,
-# SGLang's push recorded (profile_sglang.cpp's transfer_driver):
+# SGLang's push recorded (profile_sglang.cpp's transfer_driver), and the
+# memory of SGLang's state pool (profile_state.cpp):
 #
 #   transfers: who sends to whom from the pairing method, then one fresh
 #              manager per sender, its `steps` run for each of its receivers
 #              in ascending order, every request to the stand-ins logged
-#              ("pairs", "send", "B", "L", "X", "T", "R", "!" lines;
-#              conform/src/capture.cpp reads them)
+#              ("pairs", "send", "B", "L", "X", "G", "I", "T", "W", "R", "!"
+#              lines; conform/src/capture.cpp reads them). A `watch`ed
+#              method of the manager logs its calls ("W"); a name the method
+#              `needs` from another given file skips the binding when no
+#              given file defines it; `_params` holds the last step's
+#              parameter names, for arguments only some signatures take.
 
 
 class Step:
@@ -40,13 +45,22 @@ class TransferDriver:
                 target.qualname, target.where, " or ".join(
                     "%s.%s" % (c, m) for c in driver["pairing"]["classes"] for m in driver["pairing"]["methods"]), why))
         pairing.item_setup = instance_setup(pairing_spec, pairing.cls)
-        return cls(target, driver, pairing)
+        return cls(target, driver, pairing, sources)
 
-    def __init__(self, target, driver, pairing):
+    def __init__(self, target, driver, pairing, sources):
         self.target, self.driver = target, driver
         self.params = target.spec["params"]
-        self.layout = driver["memory"]
+        self.memory = make_memory(driver["memory"])
+        self.watch = [name for name in driver.get("watch", ()) if callable(getattr(target.cls, name, None))]
         self.steps = [Step(target.cls, m, args) for m, args in driver["steps"]]
+        last = getattr(object.__new__(target.cls), driver["steps"][-1][0])
+        self.last_params = frozenset(inspect.signature(last).parameters)
+        missing = [name for name in driver.get("needs", ()) if name in names_used(last) and
+                   name not in last.__globals__ and not any(s.defines(name) for s in sources)]
+        if missing:
+            raise Unbound("%s (%s) calls %s, which no given file defines: give the file that defines %s "
+                          "(disaggregation/utils.py of the same commit)" % (
+                              target.qualname, target.where, ", ".join(missing), ", ".join(missing)))
         self.setup = compile(target.item_setup or "pass", "<tpcheck manager>", "exec")
         self.pairing = pairing
         self.pairing_setup = compile(pairing.item_setup or "pass", "<tpcheck pairing>", "exec")
@@ -62,7 +76,8 @@ class TransferDriver:
         env["__builtins__"] = builtins
         capture = Capture()
         log = capture.add
-        env["_mem"] = SyntheticMemory(self.layout, env["P"], env["D"], env["H"], env["page_size"], env["probe"])
+        env["_mem"] = self.memory(**dict(zip(self.params, case)))
+        env["_params"] = self.last_params
         env["_np"] = self.namespace.get("np")
         env["_executor"] = ImmediateExecutor()
         senders = {}
@@ -92,6 +107,8 @@ class TransferDriver:
             env["_inst"] = manager
             try:
                 exec(self.setup, env)
+                for name in self.watch:
+                    manager.__dict__[name] = watched(capture, name, getattr(manager, name))
             except BaseException as e:  # noqa: BLE001 - every send of this manager fails the same way
                 for d in receivers:
                     log("send %d %d" % (p, d))
@@ -112,4 +129,53 @@ class TransferDriver:
         return capture.text()
 
 
+def watched(capture, name, method):
+    """`method`, logging each call ("W name") before it runs."""
+    def call(*args, **kwargs):
+        capture.add("W " + word(name))
+        return method(*args, **kwargs)
+    return call
+
+
+def names_used(function):
+    """The global names a function's code (and the code it nests) may read."""
+    names, pending = set(), [function.__code__]
+    while pending:
+        code = pending.pop()
+        names.update(code.co_names)
+        pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return names
+
+
 DRIVERS["transfers"] = TransferDriver
+
+
+class SGLangStatePool(SyntheticStateMemory):
+    """SGLang's state pool (SPEC §16.7's metadata): what the pool registers
+    per entry, as a binding passes it. `groups` is, per configuration, the
+    conv segments' full widths the binding passes (None: none)."""
+
+    def __init__(self, description, case):
+        SyntheticStateMemory.__init__(self, description["layout"], description["sides"], case["P"], case["D"],
+                                      case["model"])
+        self.conv_groups = description["groups"].get(str(case["model"]))
+
+    def dims(self, side, sliced):
+        """Per entry: the conv's slice-axis size (C_loc) or, unless `sliced`, its first per-slot axis (K-1 for
+        a state-first conv); the temporal state's heads."""
+        s = self.side(side)
+        conv = s["c_loc"] if sliced or s["order"] == "ds" else s["rows"]
+        return [conv if tensor == "conv" else s["h_loc"] for _, tensor in self.entries]
+
+    def outer(self, side):
+        """Per entry: how many times the slice axis repeats in a slot (the rows of a state-first conv)."""
+        s = self.side(side)
+        return [s["rows"] if tensor == "conv" and s["order"] != "ds" else 1 for _, tensor in self.entries]
+
+    def groups(self):
+        """Per entry: the conv's segment widths, or None."""
+        return [list(self.conv_groups) if tensor == "conv" and self.conv_groups is not None else None
+                for _, tensor in self.entries]
+
+
+MEMORIES["sglang_state"] = SGLangStatePool

@@ -300,3 +300,75 @@ class PeerDriver:
 
 
 DRIVERS["peers"] = PeerDriver
+
+
+class StateMapperDriver:
+    """One sizing of TensorRT-LLM's mappers of hybrid models' recurrent state
+    (SPEC §16.6): for every ctx rank p (self) and gen rank d of its window
+    (peer), the conv state's section plans (part sections) or the SSM head
+    mapper's offsets (part heads), one line per pair:
+
+      C p d [(src,dst,bytes),...]   H p d src dst bytes   C|H p d !Class|message
+
+    The sides' section bytes and heads come from tpcheck (the driver's
+    "sides", from lib's layouts)."""
+
+    @staticmethod
+    def extra_methods(spec, driver):
+        return []
+
+    @classmethod
+    def bind(cls, spec, target, driver, sources):
+        return cls(spec, target, driver)
+
+    def __init__(self, spec, target, driver):
+        self.part, self.sides, self.bytes = driver["part"], driver["sides"], driver["bytes"]
+        self.params = spec["params"]
+        self.target = target
+        probe = object.__new__(target.cls)
+        if self.part == "sections":
+            args = [{"name": n, "value": "_" + n, "optional": False, "when": ""} for n in (
+                "self_section_bytes", "peer_section_bytes", "self_tp_per_dp", "peer_tp_per_dp", "self_tp_rank",
+                "peer_tp_rank")]
+            self.call = compile(call_of(args, getattr(probe, target.method)), "<tpcheck section plans>", "eval")
+        else:
+            args = [{"name": n, "value": "_" + n, "optional": False, "when": ""} for n in (
+                "transfer_layers", "src_layer_off", "dst_layer_off", "bytes_per_head", "self_nheads", "peer_nheads",
+                "self_tp_per_dp", "peer_tp_per_dp", "self_tp_rank", "peer_tp_rank")]
+            self.call = compile(call_of(args, probe.__init__), "<tpcheck head mapper>", "eval")
+
+    def __call__(self, *case):
+        v = dict(zip(self.params, case))
+        P, D, model = v["P"], v["D"], v["model"]
+        ctx, gen = self.sides["%d,%d" % (model, P)], self.sides["%d,%d" % (model, D)]
+        log = []
+        for p in range(P):
+            window = [p * (D // P) + i for i in range(D // P)] if D >= P else [p // (P // D)]
+            for d in window:
+                env = {"__builtins__": builtins, "_self_tp_per_dp": P, "_peer_tp_per_dp": D, "_self_tp_rank": p,
+                       "_peer_tp_rank": d}
+                tag = "C" if self.part == "sections" else "H"
+                try:
+                    log.append("%s %d %d %s" % (tag, p, d, self.run(env, ctx, gen)))
+                except BaseException as e:  # noqa: BLE001 - what the mapper raised is the outcome
+                    log.append("%s %d %d !%s" % (tag, p, d, exception_text(e)))
+        return "\n".join(log)
+
+    def run(self, env, ctx, gen):
+        if self.part == "sections":
+            row_bytes = ctx["rows"] * self.bytes["conv"]
+            env["_self_section_bytes"] = [w * row_bytes for w in ctx["local_widths"]]
+            env["_peer_section_bytes"] = [w * row_bytes for w in gen["local_widths"]]
+            env["_f"] = getattr(object.__new__(self.target.cls), self.target.method)
+            return ints_text(eval(self.call, env))
+        env.update(_transfer_layers=2, _src_layer_off=0, _dst_layer_off=0,
+                   _bytes_per_head=ctx["head_elements"] * self.bytes["ssm"], _self_nheads=ctx["h_loc"],
+                   _peer_nheads=gen["h_loc"])
+        mapper = object.__new__(self.target.cls)
+        env["_f"] = mapper.__init__
+        eval(self.call, env)
+        return " ".join(value_text(getattr(mapper, name)) for name in ("_src_head_off", "_dst_head_off",
+                                                                        "_bytes_cont_heads"))
+
+
+DRIVERS["trtllm_state"] = StateMapperDriver

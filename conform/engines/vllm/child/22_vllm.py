@@ -34,7 +34,11 @@ class ChunkedLocalAttentionSpec(AttentionSpec):
 
 
 class MambaSpec(KVCacheSpec):
-    pass
+    """The spec of a recurrent layer's state: the fields it is given
+    (shapes, dtypes, mamba_type...), by name."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
 
 
 class _Record:

@@ -25,6 +25,9 @@ namespace tpcheck::conform {
 struct GridBounds {
   int max_tp = 16;     // sizes and ranks
   int max_heads = 16;  // total KV head counts
+  // --max-tp was given: grids with a smaller default bound of their own
+  // (the hybrid state's, SPEC §16.8) take it instead.
+  bool max_tp_given = false;
 };
 
 // The arguments of one case, in the binding's display order.
@@ -49,6 +52,11 @@ struct ParamSpec {
   std::vector<std::int64_t> choices = {};  // Choice: its values, in order
   int bound = 0;         // Size, HeadCount, Partner: at most this, below the grid's bound (0: the grid's)
   bool unequal = false;  // Partner: never the size it depends on
+  // Choice: what each value stands for, shown in reports in its place
+  // ("mamba2(24, 1, 1, 3)" for a state config's index); empty: the value.
+  std::vector<std::string> labels = {};
+  // The label of `value` (its decimal when it has none).
+  std::string shown(const BigInt& value) const;
 };
 
 enum class GridStyle {

@@ -109,7 +109,14 @@ struct RankMemory {
   std::vector<std::int64_t> region_slots;
   std::int64_t layers = 0;
   std::string slot_word = "page";
-  std::uint64_t region_length() const { return slots * pages->item_length(); }
+  // Regions whose slots differ in length (SGLang's state pool registers a
+  // conv and a temporal entry per layer): item_lengths[r] is region r's
+  // (empty: every region's slot is `pages`' item).
+  std::vector<std::uint64_t> item_lengths;
+  std::uint64_t item_length(std::int64_t region) const {
+    return item_lengths.empty() ? pages->item_length() : item_lengths[static_cast<std::size_t>(region)];
+  }
+  std::uint64_t region_length(std::int64_t region) const { return slots * item_length(region); }
   std::int64_t key(std::int64_t region) const {
     return region_keys.empty() ? region : region_keys[static_cast<std::size_t>(region)];
   }

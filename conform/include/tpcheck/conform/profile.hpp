@@ -14,6 +14,7 @@
 #include "tpcheck/conform/grid.hpp"
 #include "tpcheck/conform/memory_layout.hpp"
 #include "tpcheck/pyint.hpp"
+#include "tpcheck/state.hpp"
 
 namespace tpcheck::conform {
 
@@ -42,6 +43,7 @@ std::optional<Kind> kind_from_id(const std::string& id);
 
 struct Actual;     // session.hpp
 struct Binding;
+struct KindInfo;
 struct CxxChild;   // conform/src/cxx_build.hpp
 struct Judgement;  // judge.hpp
 struct WrittenItem;      // written.hpp
@@ -139,6 +141,16 @@ struct CallShape {
   // (conform/written/). Empty: by `render` (the result itself, or _ints()
   // of an int_list).
   std::string observe;
+  // How the manual says where the definition is looked for, where a driver
+  // looks for more than `functions`, `classes` and `methods` say (a method
+  // of the record a function returns); empty: from those.
+  std::string looked_for;
+  // A parameter the definition must take, else the binding is skipped and
+  // `why` says so (a row that differs from another only by what it passes
+  // there is the other row for a definition without it).
+  struct Parameter {
+    std::string name, why;
+  } requires_parameter;
 };
 
 struct Binding {
@@ -166,6 +178,12 @@ struct Binding {
   // The cases, when the parameters' kinds cannot say them (PP stage splits,
   // attention-DP groups): every case within the bounds, in order.
   std::function<std::vector<CaseArgs>(const GridBounds&)> cases;
+  // Its kinds, when they are not its profile's (a hybrid state function's,
+  // state_judge.hpp): their order and meaning in its report.
+  const std::vector<KindInfo>& (*kinds)() = nullptr;
+  // It moves hybrid models' recurrent state: its grid is SPEC §16.8's, which
+  // --family narrows.
+  bool state = false;
 
   std::vector<std::string> param_names() const;
   // The case a model call "OP ARGS..." of the regression corpus stands for,
@@ -178,9 +196,14 @@ struct Binding {
 bool is_cxx_source(const std::string& path);
 
 struct ProfileOptions {
+  // Written {hybrid} or {hybrid, families}, as the options were added.
+  ProfileOptions(bool hybrid_ = false, std::vector<StateFamily> families_ = {})
+      : hybrid(hybrid_), families(std::move(families_)) {}
   // --hybrid: call as for a hybrid (Mamba) model, for a profile that takes it
   // (Profile::hybrid).
   bool hybrid = false;
+  // --family: the state grid's families (SPEC §16.8); empty: every family.
+  std::vector<StateFamily> families;
 };
 
 // A deviation kind of a profile that reports findings: its name (a prefix
@@ -192,6 +215,13 @@ struct KindInfo {
   std::string meaning;  // one line: what it does to a deployment
   bool failure = true;
 };
+
+// A kind that fails a function, and one that is a note.
+KindInfo failure_kind(std::string id, std::string title, std::string meaning);
+KindInfo note_kind(std::string id, std::string title, std::string meaning);
+// Its twin on a sizing whose P and D do not divide ("nondiv:" + id), which
+// `runner` ("SGLang", "the connector") runs though the model refuses it: a failure.
+KindInfo nondiv_twin(const KindInfo& kind, const std::string& runner);
 
 // A profile, as --profile names it: an engine's bindings, and what the run,
 // the manual and `tpcheck conform --help` need to know of it.
@@ -236,6 +266,8 @@ const KindInfo* find_kind(const std::vector<KindInfo>& table, const std::string&
 // that take --hybrid, and those whose functions are C++, which take --fuzz.
 std::string profiles_taking_hybrid();
 std::string profiles_taking_fuzz();
+// The same for --family: the profiles with a hybrid state function (Binding::state).
+std::string profiles_taking_family();
 
 // A binding on the configurations a connector is built for (the valid grid),
 // its call shaped from the definition's signature by parameter name.

@@ -24,6 +24,7 @@ struct RunOptions {
   std::vector<std::string> files;   // connector sources, or the one adapter module
   bool adapter = false;
   bool hybrid = false;              // --hybrid, for a profile that takes it (Profile::hybrid)
+  std::vector<StateFamily> families;  // --family: the state grid's families (empty: all)
   std::vector<std::string> only;    // --function: just these (each must be found)
   GridBounds bounds;
   std::chrono::milliseconds timeout{5000};  // the budget of one call
@@ -99,9 +100,11 @@ struct FunctionReport {
   // configurations held ("sends": 1292), in the order first seen.
   std::vector<std::string> coordinates;
   bool by_configuration = false;
+  bool state = false;  // a hybrid state function: its grid is SPEC §16.8's (state_grid.hpp)
   std::vector<DeviationGroup> notes;
   std::vector<std::pair<std::string, std::uint64_t>> tallies;
   double judge_seconds = 0;  // by configuration: the time tpcheck spent judging (transfers judged per second)
+  double seconds = 0;        // the function's whole run: its calls and their judgement
   bool in_baseline = true;
   std::uint64_t changes = 0;
   std::vector<Change> shown_changes;  // the smallest ones
