@@ -14,7 +14,6 @@ namespace {
 
 using state::PlanCase;
 using state::PlanSetting;
-using state::Ratio;
 
 // The side's bytes in a layout: its conv order, its container.
 StateBytesTerms bytes_of(const StateSideTerms& side, ConvOrder order, StateContainer container, const z3::expr& L,
@@ -54,25 +53,28 @@ std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e) {
     const z3::expr sizes = L >= 1 && e_conv >= 1 && e_ssm >= 1 && 0 <= t && t < L;
     for (const PlanCase& c : state::plan_cases(s.f)) {
       const z3::expr ratio = s.ratio_fact(g, c);
-      const z3::expr& index = j;  // copy j of each segment (where it has one)
-      const z3::expr domain = s.on(c) && 0 <= j && sizes;
+      const z3::expr domain = s.on(c) && sizes;
+      // Each segment's copy j where it has several (P > D), its one copy otherwise.
       std::vector<std::vector<z3::expr>> copies;
+      std::vector<z3::expr> listed;  // where that copy is one of the plan's
       // Each copy inside its segment on both sides (StatePlanReadsOnlyWhatTheSourceHolds and
       // StatePlanCoversEachDecodeRanksStateExactlyOnce in units), and not empty.
       z3::expr inside = e.ctx().bool_val(true);
       for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
-        copies.push_back(s.copies[seg].copy(index));
-        const std::vector<z3::expr>& a = copies.back();
+        const bool several = s.several(seg, c);
+        copies.push_back(s.copies[seg].copy(several ? j : e.num(0)));
+        listed.push_back(several ? 0 <= j && j < s.copies[seg].count : e.ctx().bool_val(true));
         const StateSegmentTerms &from = s.prefill.segments[seg], &to = s.decode.segments[seg];
-        inside = inside && z3::implies(index < s.copies[seg].count, from.loc <= a[1] && a[1] + a[3] <= from.loc + from.width &&
-                                                                        to.loc <= a[2] && a[2] + a[3] <= to.loc + to.width &&
-                                                                        a[3] >= 1);
+        inside = inside && s.every_copy(c, seg, j, [&](const std::vector<z3::expr>& a) {
+                   return from.loc <= a[1] && a[1] + a[3] <= from.loc + from.width && to.loc <= a[2] &&
+                          a[2] + a[3] <= to.loc + to.width && a[3] >= 1;
+                 });
       }
-      Goal& fact = g.add("each segment's copy j lies inside the segment on both sides, and is not empty" + s.where(c), domain,
-                         inside, {s.plan_call()});
+      Goal& fact = g.add("each segment's every copy lies inside the segment on both sides, and is not empty" + s.where(c),
+                         domain, inside, {s.plan_call()});
       s.prepare(fact, c, ratio);
       for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
-        if (!s.replicated_on_prefill(seg, c)) s.use_copy_law(fact, c, seg, index);
+        if (!s.replicated_on_prefill(seg, c)) s.use_copy_law(fact, c, seg, s.several(seg, c) ? j : e.num(0));
       }
       const z3::expr copies_inside = z3::implies(fact.domain, fact.holds);
       // The runs, in each layout the sides share.
@@ -92,7 +94,7 @@ std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e) {
         for (std::size_t seg = 0; seg < conv; ++seg) {
           const std::vector<z3::expr>& a = copies[seg];
           const ByteRunTerm run = e.copy_run(sender, receiver, seg, a, e.num(0), t);
-          holds = holds && z3::implies(index < s.copies[seg].count,
+          holds = holds && z3::implies(listed[seg],
                                        0 <= run.src && run.src + run.length <= sender.conv_bytes() && 0 <= run.dst &&
                                            run.dst + run.length <= receiver.conv_bytes() && run.length >= 1);
           // Local units [x, x + n) inside the segment [loc, loc + w), inside [0, C): the run's bytes inside C * L * e.
@@ -137,7 +139,7 @@ std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e) {
         const StateBytesTerms sender = bytes_of(s.prefill, ConvOrder::DimFirst, container, L, e_conv, e_ssm);
         const StateBytesTerms receiver = bytes_of(s.decode, ConvOrder::DimFirst, container, L, e_conv, e_ssm);
         const ByteRunTerm run = e.copy_run(sender, receiver, conv, copies[conv], e.num(0), t);
-        ssm = ssm && z3::implies(index < s.copies[conv].count,
+        ssm = ssm && z3::implies(listed[conv],
                                  sender.ssm_offset() <= run.src && run.src + run.length <= sender.ssm_offset() + sender.ssm_bytes() &&
                                      receiver.ssm_offset() <= run.dst &&
                                      run.dst + run.length <= receiver.ssm_offset() + receiver.ssm_bytes() && run.length >= 1);

@@ -1,6 +1,8 @@
 // Proofs of SPEC §16.4's state plan invariants (§16.2) for every family,
 // unbounded sizes and dims, case by case (state_plan_setting.hpp): plans of
-// any length (the model's listing limit is not part of these invariants).
+// any length (the model's listing limit is not part of these invariants). A
+// segment with one copy in a case is stated as that: its count is 1 and its
+// copy 0 is so; one with several (P > D), of copy j.
 #include "state_plan_setting.hpp"
 #include "tpcheck/prove/proofs.hpp"
 
@@ -11,9 +13,9 @@ using state::PlanCase;
 using state::PlanSetting;
 using state::Ratio;
 
-// Where a goal looks at each segment's copies (sharded on the prefill side),
-// so that the overlap laws are given there: copy 0, copy j, copies j and j
-// + 1, or a segment's first and last (its count known from the first).
+// Where a goal looks at the copies of a segment that has several, so that
+// the overlap laws are given there: copy 0, copy j, copies j and j + 1, or the
+// last, k - 1 (a segment with one copy: copy 0).
 enum class At { Zero, J, JAndNext, Last };
 
 // Adds a goal of case c over the plan's copies.
@@ -26,10 +28,10 @@ Goal& add_case_goal(Goals& g, const PlanSetting& s, const PlanCase& c, const z3:
   const z3::expr zero = g.enc().num(0);
   for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
     if (s.replicated_on_prefill(seg, c)) continue;
-    const std::vector<z3::expr> indices = at == At::Zero       ? std::vector<z3::expr>{zero}
-                                          : at == At::J        ? std::vector<z3::expr>{j}
-                                          : at == At::JAndNext ? std::vector<z3::expr>{j, j + 1}
-                                                               : std::vector<z3::expr>{zero, s.copies[seg].count - 1};
+    const std::vector<z3::expr> indices = !s.several(seg, c) || at == At::Zero ? std::vector<z3::expr>{zero}
+                                          : at == At::J                         ? std::vector<z3::expr>{j}
+                                          : at == At::JAndNext                  ? std::vector<z3::expr>{j, j + 1}
+                                                                                : std::vector<z3::expr>{s.k - 1};
     for (const z3::expr& index : indices) s.use_copy_law(goal, c, seg, index);
   }
   return goal;
@@ -57,59 +59,70 @@ std::vector<Goal> state_plan_covers_each_decode_ranks_state_exactly_once(const E
     for (const PlanCase& c : state::plan_cases(s.f)) {
       const z3::expr ratio = s.ratio_fact(g, c);
       const z3::expr domain = s.on(c);
-      const bool several = c.ratio == Ratio::PrefillLarger;
-      // The closed form of §16.2's divisible pairs: what the other goals stand on.
-      z3::expr closed = e.ctx().bool_val(true);
-      for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
-        const std::vector<z3::expr> got = s.copies[seg].copy(several ? j : e.num(0));
-        const std::vector<z3::expr> want = s.expected(c, seg, several ? j : e.num(0));
-        z3::expr same = s.copies[seg].count == s.expected_count(c, seg);
-        for (std::size_t i = 0; i < 4; ++i) same = same && got[i] == want[i];
-        closed = closed && (several && !s.replicated_on_prefill(seg, c) ? z3::implies(0 <= j && j < s.k, same) : same);
-      }
-      add_case_goal(g, s, c, ratio, "each segment's copies are §16.2's on divisible pairs", domain, closed,
-                    several ? At::J : At::Zero, j);
-      // Per segment: the first copy at loc(D, s), each ending where the next
-      // starts, the last at loc(D, s) + width(D, s), none empty.
-      z3::expr first = e.ctx().bool_val(true), abut = first, last = first, nonempty = first;
+      // Per segment: the closed form of §16.2's divisible pairs (its count and
+      // copies), the first copy at loc(D, s), each ending where the next
+      // starts, the last (copy count - 1) at loc(D, s) + width(D, s), none empty.
+      const z3::expr yes = e.ctx().bool_val(true);
+      z3::expr closed = yes, first = yes, abut = yes, last = yes, nonempty = yes;
       for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
         const SegmentCopiesTerm& copies = s.copies[seg];
         const StateSegmentTerms& to = s.decode.segments[seg];
-        const std::vector<z3::expr> a = copies.copy(j), next = copies.copy(j + 1), end = copies.copy(copies.count - 1);
+        const bool several = s.several(seg, c);
+        const z3::expr at = several ? j : e.num(0);
+        const std::vector<z3::expr> want = s.expected(c, seg, at);
+        closed = closed && copies.count == s.expected_count(c, seg) &&
+                 s.every_copy(c, seg, j, [&](const std::vector<z3::expr>& a) {
+                   return a[0] == want[0] && a[1] == want[1] && a[2] == want[2] && a[3] == want[3];
+                 });
         first = first && copies.count >= 1 && copies.copy(e.num(0))[2] == to.loc;
-        abut = abut && z3::implies(j + 1 < copies.count, a[2] + a[3] == next[2]);
-        last = last && end[2] + end[3] == to.loc + to.width;
-        nonempty = nonempty && z3::implies(j < copies.count, a[3] >= 1);
+        if (several) {
+          const std::vector<z3::expr> a = copies.copy(j), next = copies.copy(j + 1);
+          abut = abut && z3::implies(0 <= j && j + 1 < copies.count, a[2] + a[3] == next[2]);
+        }
+        const z3::expr end = several ? s.k - 1 : e.num(0);
+        const std::vector<z3::expr> b = copies.copy(end);
+        last = last && copies.count == end + 1 && b[2] + b[3] == to.loc + to.width;
+        nonempty = nonempty && s.every_copy(c, seg, j, [](const std::vector<z3::expr>& a) { return a[3] >= 1; });
       }
+      add_case_goal(g, s, c, ratio, "each segment's copies are §16.2's on divisible pairs", domain, closed, At::J, j);
       add_case_goal(g, s, c, ratio, "each segment has a copy, and the first starts at loc(D, s)", domain, first, At::Zero, j);
-      add_case_goal(g, s, c, ratio, "copy j of a segment ends where copy j + 1 starts", domain && 0 <= j, abut,
-                    At::JAndNext, j);
-      add_case_goal(g, s, c, ratio, "the last copy of a segment ends at loc(D, s) + width(D, s)", domain, last, At::Last, j);
-      add_case_goal(g, s, c, ratio, "no copy is empty", domain && 0 <= j, nonempty, At::J, j);
+      if (c.ratio == Ratio::PrefillLarger) {
+        add_case_goal(g, s, c, ratio, "copy j of a segment ends where copy j + 1 starts", domain, abut, At::JAndNext, j);
+      }
+      add_case_goal(g, s, c, ratio, "the last copy of a segment (copy count - 1) ends at loc(D, s) + width(D, s)", domain,
+                    last, At::Last, j);
+      add_case_goal(g, s, c, ratio, "no copy is empty", domain, nonempty, At::J, j);
     }
   });
 }
-
 
 std::vector<Goal> state_plan_reads_only_what_the_source_holds(const Encoding& e) {
   return by_case(e, [&](Goals& g, PlanSetting& s) {
     const z3::expr j = g.integer("j");
     for (const PlanCase& c : state::plan_cases(s.f)) {
       const z3::expr ratio = s.ratio_fact(g, c);
-      const z3::expr domain = s.on(c) && 0 <= j;
       z3::expr held = e.ctx().bool_val(true), same_unit = held;
       for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
-        const std::vector<z3::expr> a = s.copies[seg].copy(j);
         const StateSegmentTerms &from = s.prefill.segments[seg], &to = s.decode.segments[seg];
-        const z3::expr in_list = j < s.copies[seg].count;
-        held = held && z3::implies(in_list, 0 <= a[0] && a[0] < s.P && from.loc <= a[1] && a[1] + a[3] <= from.loc + from.width);
+        held = held && s.every_copy(c, seg, j, [&](const std::vector<z3::expr>& a) {
+                 return 0 <= a[0] && a[0] < s.P && from.loc <= a[1] && a[1] + a[3] <= from.loc + from.width;
+               });
         // The logical unit read is the one written: start(p, P, s) + (src - loc(P, s)) == start(d, D, s) + (dst - loc(D, s)).
-        same_unit = same_unit && z3::implies(in_list, s.prefill.start(a[0], seg) + a[1] - from.loc ==
-                                                          s.decode.start(s.d, seg) + a[2] - to.loc);
+        same_unit = same_unit && s.every_copy(c, seg, j, [&](const std::vector<z3::expr>& a) {
+                      return s.prefill.start(a[0], seg) + a[1] - from.loc == s.decode.start(s.d, seg) + a[2] - to.loc;
+                    });
       }
-      add_case_goal(g, s, c, ratio, "each segment's copy j reads a prefill rank in [0, P), inside its holding of the segment",
-                    domain, held, At::J, j);
-      add_case_goal(g, s, c, ratio, "each segment's copy j reads the logical units it writes", domain, same_unit, At::J, j);
+      Goal& reads = add_case_goal(g, s, c, ratio,
+                                  "each segment's every copy reads a prefill rank in [0, P), inside its holding of the segment",
+                                  s.on(c), held, At::J, j);
+      // The source is below P: (d + 1) * k <= D * k (P > D), and d // m < P (D >= P: m * P == D > d).
+      if (c.ratio == Ratio::PrefillLarger) {
+        reads.use(state::monotone_product_law(e.ctx()), {s.d + 1, s.D, s.k});
+      } else {
+        reads.use(state::monotone_product_law(e.ctx()), {s.P, floor_div(s.d, s.m), s.m});
+      }
+      add_case_goal(g, s, c, ratio, "each segment's every copy reads the logical units it writes", s.on(c), same_unit, At::J,
+                    j);
     }
   });
 }
@@ -168,9 +181,9 @@ std::vector<Goal> state_served_is_the_window(const Encoding& e) {
       const z3::expr ratio = s.ratio_fact(g, c);
       z3::expr sources = window.ok;
       for (std::size_t seg = 0; seg < s.segment_count(); ++seg) {
-        sources = sources && z3::implies(j < s.copies[seg].count, within(s.copies[seg].copy(j)[0], window.value));
+        sources = sources && s.every_copy(c, seg, j, [&](const std::vector<z3::expr>& a) { return within(a[0], window.value); });
       }
-      add_case_goal(g, s, c, ratio, "every copy's source is in window(d, D, P)", s.on(c) && 0 <= j, sources, At::J, j,
+      add_case_goal(g, s, c, ratio, "every copy's source is in window(d, D, P)", s.on(c), sources, At::J, j,
                     {s.plan_call(), window_call});
       // Each rank q of the window is a source: of the SSM heads' copy q - first.
       const z3::expr at = c.ratio == Ratio::PrefillLarger ? q - first : e.num(0);
@@ -187,10 +200,25 @@ std::vector<Goal> state_served_is_the_window(const Encoding& e) {
     for (const bool decode_larger : {true, false}) {
       const std::string side = decode_larger ? ", D >= P" : ", P > D";
       const z3::expr sizes = decode_larger ? s.D >= s.P : s.P > s.D;
-      g.add("where state_served(p) succeeds, it lists d exactly when p is in window(d, D, P)" + side,
-            valid && sizes && served.outcome.ok, window.ok && listed == within(p, window.value), {served_call, window_call});
-      g.add("state_served(p) succeeds on every valid sizing with max(1, D // P) <= 2^20" + side,
-            valid && sizes && max(e.num(1), floor_div(s.D, s.P)) <= e.num(kMaxStateListed), served.outcome.ok, {served_call});
+      Goal& dual = g.add("where state_served(p) succeeds, it lists d exactly when p is in window(d, D, P)" + side,
+                         valid && sizes && served.outcome.ok, window.ok && listed == within(p, window.value),
+                         {served_call, window_call});
+      // The windows' quotients: D >= P: d's window is [d // m], p's [p * m, + m);
+      // P > D: d's is [d * k, + k), p's [p // k]. One rank is in the other's
+      // window exactly when the quotient is it (the products say when it is not).
+      const z3::expr ratio = decode_larger ? s.m : s.k, small = decode_larger ? s.P : s.D, large = decode_larger ? s.D : s.P;
+      const z3::expr x = decode_larger ? s.d : p, y = decode_larger ? p : s.d;  // x // ratio is y's peer
+      const z3::expr q = floor_div(x, ratio);
+      dual.use(divides_law(e.ctx()), {large, small});
+      abstract_quotient(dual, x, ratio);
+      dual.use(state::monotone_product_law(e.ctx()), {q + 1, y, ratio});
+      dual.use(state::monotone_product_law(e.ctx()), {y + 1, q, ratio});
+      dual.lemmas.insert(dual.lemmas.begin(), ratio >= 1);
+      dual.abstracted.push_back(ratio);
+      Goal& lists = g.add("state_served(p) succeeds on every valid sizing with max(1, D // P) <= 2^20" + side,
+                          valid && sizes && max(e.num(1), floor_div(s.D, s.P)) <= e.num(kMaxStateListed), served.outcome.ok,
+                          {served_call});
+      lists.use(divides_law(e.ctx()), {large, small});
     }
   });
 }

@@ -35,6 +35,17 @@ bool PlanSetting::replicated_on_prefill(std::size_t s, const PlanCase& c) const 
   return f == StateFamily::Mamba2 && (s == 1 || s == 2) && c.groups == Groups::ReplicatedOnPrefill;
 }
 
+bool PlanSetting::several(std::size_t s, const PlanCase& c) const {
+  return c.ratio == Ratio::PrefillLarger && !replicated_on_prefill(s, c);
+}
+
+z3::expr PlanSetting::every_copy(const PlanCase& c, std::size_t s, const z3::expr& j,
+                                 const std::function<z3::expr(const std::vector<z3::expr>&)>& claim) const {
+  const SegmentCopiesTerm& copies = this->copies[s];
+  if (several(s, c)) return z3::implies(0 <= j && j < copies.count, claim(copies.copy(j)));
+  return copies.count == 1 && claim(copies.copy(P.ctx().int_val(0)));
+}
+
 std::string PlanSetting::where(const PlanCase& c) const {
   std::string out = " (" + std::string(state_family_name(f)) + (c.ratio == Ratio::DecodeLarger ? ", D >= P" : ", P > D");
   if (f == StateFamily::Mamba2) {

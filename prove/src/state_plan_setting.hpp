@@ -9,6 +9,7 @@
 // form of its divisible pairs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct PlanSetting {
   z3::expr on(const PlanCase& c) const;
   // Whether segment s is replicated on the prefill side in the case (known for every case).
   bool replicated_on_prefill(std::size_t s, const PlanCase& c) const;
+  // Whether segment s has several copies in the case (k of them: P > D,
+  // sharded on the prefill side); one otherwise.
+  bool several(std::size_t s, const PlanCase& c) const;
+  // `claim` of every copy of segment s: of copy j (0 <= j < count) where it
+  // has several, and, where it has one, of copy 0 with the count 1.
+  z3::expr every_copy(const PlanCase& c, std::size_t s, const z3::expr& j,
+                      const std::function<z3::expr(const std::vector<z3::expr>&)>& claim) const;
   std::string where(const PlanCase& c) const;  // " (mamba2, D >= P, B and C replicated on the prefill side)"
   ShownCall plan_call() const;
 
