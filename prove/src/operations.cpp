@@ -19,17 +19,8 @@ EncodedOperation sizing(std::string_view name, ConnectorTerm connector) {
 // §16.1-16.2: F_state_shape, F_segments, F_state_plan and F_state_served of
 // each family, its DIMS after the sizes and rank, as `tpcheck eval` takes them.
 void add_state_operations(std::vector<EncodedOperation>& ops) {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const StateFamily f : kStateFamilies) {
-      for (const char* op : {"_state_shape", "_segments", "_state_plan", "_state_served"}) {
-        n.push_back(std::string(state_family_name(f)) + op);
-      }
-    }
-    return n;
-  }();
-  std::size_t name = 0;
   for (const StateFamily f : kStateFamilies) {
+    const std::span<const std::string, 4> names = state_operation_names(f);
     const auto params = [f](std::vector<std::string_view> first) {
       for (const std::string_view dim : state_dim_names(f)) first.push_back(dim);
       return first;
@@ -39,15 +30,15 @@ void add_state_operations(std::vector<EncodedOperation>& ops) {
                                    a.begin() + static_cast<std::ptrdiff_t>(from + state_dim_count(f)));
     };
     const std::vector<std::string_view>& segments = state_segment_names(f);
-    ops.push_back({names[name++], params({"T"}), Shape::Tuple, true,
+    ops.push_back({names[0], params({"T"}), Shape::Tuple, true,
                    [f, dims](const Encoding& e, const Args& a) { return plain(e.state_shape(f, a[0], dims(a, 1))); }});
-    ops.push_back({names[name++], params({"r", "T"}), Shape::Segments, true,
+    ops.push_back({names[1], params({"r", "T"}), Shape::Segments, true,
                    [f, dims](const Encoding& e, const Args& a) { return e.segments(f, a[0], a[1], dims(a, 2)); },
                    segments});
-    ops.push_back({names[name++], params({"d", "P", "D"}), Shape::StateCopies, true,
+    ops.push_back({names[2], params({"d", "P", "D"}), Shape::StateCopies, true,
                    [f, dims](const Encoding& e, const Args& a) { return e.state_plan(f, a[0], a[1], a[2], dims(a, 3)); },
                    segments});
-    ops.push_back({names[name++], params({"p", "P", "D"}), Shape::Ranks, true,
+    ops.push_back({names[3], params({"p", "P", "D"}), Shape::Ranks, true,
                    [f, dims](const Encoding& e, const Args& a) { return e.state_served(f, a[0], a[1], a[2], dims(a, 3)); }});
   }
   ops.push_back({"state_pairing", {"LP", "LD", "ECP", "ECD", "ESP", "ESD"}, Shape::None, true,

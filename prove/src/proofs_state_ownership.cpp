@@ -33,7 +33,7 @@ struct SideSetting {
     return a;
   }
   ShownCall segments_call(const z3::expr& rank) const {
-    return {std::string(state_family_name(f)) + "_segments", args(rank)};
+    return {state_operation_names(f)[1], args(rank)};
   }
   std::vector<z3::expr> range(std::size_t s) const { return held.element(T.ctx().int_val(static_cast<int>(s))); }
   z3::expr fact(Goals& g) const { return state::side_shape_fact(g, "the T-rank side", loaded, side, dims, {segments_call(r)}); }
@@ -138,7 +138,7 @@ std::vector<Goal> local_segments_tile_the_conv_state(const Encoding& e) {
     const OutcomeTerm shape = e.state_shape(f, s.T, s.dims);
     std::vector<z3::expr> shape_args = {s.T};
     shape_args.insert(shape_args.end(), s.dims.begin(), s.dims.end());
-    const std::vector<ShownCall> calls = {s.segments_call(s.r), {std::string(state_family_name(f)) + "_state_shape", shape_args}};
+    const std::vector<ShownCall> calls = {s.segments_call(s.r), {state_operation_names(f)[0], shape_args}};
     const z3::expr fact = s.fact(g);
     // The conv segments abut from local unit 0 and end at C_loc.
     z3::expr tiles = s.held.outcome.ok && shape.ok && s.range(0)[3] == 0;

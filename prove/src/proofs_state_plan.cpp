@@ -173,7 +173,7 @@ std::vector<Goal> state_served_is_the_window(const Encoding& e) {
     const OperationTerm served = e.state_served(s.f, p, s.P, s.D, s.dims);
     std::vector<z3::expr> served_args = {p, s.P, s.D};
     served_args.insert(served_args.end(), s.dims.begin(), s.dims.end());
-    const ShownCall served_call{std::string(state_family_name(s.f)) + "_state_served", served_args};
+    const ShownCall served_call{state_operation_names(s.f)[3], served_args};
     const ShownCall window_call{"window", {s.d, s.D, s.P}};
     const z3::expr first = window.value[0];
     const std::size_t heads = s.segment_count() - 1;  // the SSM heads: sharded on both sides, one copy per window rank

@@ -61,7 +61,7 @@ std::string PlanSetting::where(const PlanCase& c) const {
 ShownCall PlanSetting::plan_call() const {
   std::vector<z3::expr> args = {d, P, D};
   args.insert(args.end(), dims.begin(), dims.end());
-  return {std::string(state_family_name(f)) + "_state_plan", args};
+  return {state_operation_names(f)[2], args};
 }
 
 void PlanSetting::facts(Goals& g) {
