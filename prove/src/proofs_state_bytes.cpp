@@ -5,9 +5,11 @@
 // fields are abstracted here: what is proved holds for any copy inside its
 // segment on both sides, which the plan's copies are (a fact of each case).
 #include <array>
+#include <string>
 
 #include "state_plan_setting.hpp"
 #include "tpcheck/prove/proofs.hpp"
+#include "tpcheck/state_bytes.hpp"
 
 namespace tpcheck::prove {
 namespace {
@@ -19,15 +21,6 @@ using state::PlanSetting;
 StateBytesTerms bytes_of(const StateSideTerms& side, ConvOrder order, StateContainer container, const z3::expr& L,
                          const z3::expr& e_conv, const z3::expr& e_ssm) {
   return {&side, order, container, L, e_conv, e_ssm};
-}
-
-std::string order_name(ConvOrder order) {
-  switch (order) {
-    case ConvOrder::DimFirst: return "DS";
-    case ConvOrder::StateFirst: return "SD";
-    case ConvOrder::SegmentsStateFirst: return "SD per segment";
-  }
-  return "?";
 }
 
 // Abstracts each copy's fields (src, dst, n; p is no byte's business) where the goal looks.
@@ -129,7 +122,7 @@ std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e) {
           bounds(s.decode, a[2]);
         }
         products.push_back({e.num(1), L, e_conv});
-        Goal& goal = run_goal("each conv run of a copy (" + order_name(order) + ") lies in both sides' conv state, and is "
+        Goal& goal = run_goal("each conv run of a copy (" + std::string(conv_order_name(order)) + ") lies in both sides' conv state, and is "
                               "not empty", holds);
         for (const auto& [a, b, w] : products) monotone(goal, a, b, w);
       }
@@ -199,7 +192,7 @@ std::vector<Goal> sd_and_ds_layouts_move_the_same_elements(const Encoding& e) {
                                           run.src + o == sender.conv_byte_at(seg, j_src + k1, t1, b1) &&
                                           run.dst + o == receiver.conv_byte_at(seg, j_dst + k1, t1, b1));
       }
-      const std::string under = " (" + order_name(order) + (one_run ? ", one run a copy" : ", one run a row") + ")";
+      const std::string under = " (" + std::string(conv_order_name(order)) + (one_run ? ", one run a copy" : ", one run a row") + ")";
       {
         Goal& goal = g.add("each element (k, t, b) of a copy lies in its run, which writes it to element (k, t, b) of the "
                            "copy's destination" + under + " (" + std::string(state_family_name(f)) + ")",
