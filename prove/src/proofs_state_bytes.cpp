@@ -153,7 +153,6 @@ std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e) {
   return out;
 }
 
-
 std::vector<Goal> sd_and_ds_layouts_move_the_same_elements(const Encoding& e) {
   std::vector<Goal> out;
   for (const StateFamily f : kStateFamilies) {
