@@ -208,26 +208,17 @@ std::vector<Param> with_dims(std::vector<Param> params, StateFamily family) {
 }
 
 // §16.1-16.2: F_state_shape, F_segments, F_state_plan, F_state_served per
-// family, then state_pairing. Their names live as long as the table.
+// family, then state_pairing.
 void add_state_operations(std::vector<Operation>& t) {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const StateFamily f : kStateFamilies) {
-      for (const char* op : {"_state_shape", "_segments", "_state_plan", "_state_served"}) {
-        n.push_back(std::string(state_family_name(f)) + op);
-      }
-    }
-    return n;
-  }();
-  std::size_t name = 0;
   for (const StateFamily f : kStateFamilies) {
-    t.push_back(op(names[name++], with_dims({size("T")}, f),
+    const std::span<const std::string, 4> names = state_operation_names(f);
+    t.push_back(op(names[0], with_dims({size("T")}, f),
                    [f](const auto& a) { return state_shape(a[0], dims_of(f, a, 1)); }));
-    t.push_back(op(names[name++], with_dims({rank_of("r", 1), size("T")}, f),
+    t.push_back(op(names[1], with_dims({rank_of("r", 1), size("T")}, f),
                    [f](const auto& a) { return segments(a[0], a[1], dims_of(f, a, 2)); }));
-    t.push_back(op(names[name++], with_dims({rank_of("d", 2), size("P"), size("D")}, f),
+    t.push_back(op(names[2], with_dims({rank_of("d", 2), size("P"), size("D")}, f),
                    [f](const auto& a) { return state_plan(a[0], a[1], a[2], dims_of(f, a, 3)); }));
-    t.push_back(op(names[name++], with_dims({rank_of("p", 1), size("P"), size("D")}, f),
+    t.push_back(op(names[3], with_dims({rank_of("p", 1), size("P"), size("D")}, f),
                    [f](const auto& a) { return state_served(a[0], a[1], a[2], dims_of(f, a, 3)); }));
   }
   const std::vector<Param> pairing = {{"LP", Role::ConvWindow},  {"LD", Role::ConvWindow, 0},

@@ -207,6 +207,18 @@ std::optional<StateFamily> state_family_named(std::string_view name) {
   return std::nullopt;
 }
 
+std::span<const std::string, 4> state_operation_names(StateFamily family) {
+  static const std::array<std::array<std::string, 4>, kStateFamilies.size()> names = [] {
+    std::array<std::array<std::string, 4>, kStateFamilies.size()> out;
+    for (std::size_t f = 0; f < kStateFamilies.size(); ++f) {
+      const std::string prefix(state_family_name(kStateFamilies[f]));
+      out[f] = {prefix + "_state_shape", prefix + "_segments", prefix + "_state_plan", prefix + "_state_served"};
+    }
+    return out;
+  }();
+  return names[static_cast<std::size_t>(family)];
+}
+
 std::size_t state_dim_count(StateFamily family) { return names_of(family).count; }
 
 std::span<const std::string_view> state_dim_names(StateFamily family) {

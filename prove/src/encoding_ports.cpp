@@ -53,7 +53,7 @@ OutcomeTerm Encoding::sizing_accepted(ConnectorTerm connector, const z3::expr& P
       // would read one replica of each head and leave the other ranks of the
       // window waiting); Mooncake pushes from every rank of the window.
       if (connector == ConnectorTerm::Nixl) {
-        checks.fail_if(!mla && P > D && P > H, Message::NixlRefusesUnreadReplicas);
+        checks.fail_if(!mla && P > D && P > H, Message::AssertionWithoutText);
       }
       break;
     case ConnectorTerm::General:

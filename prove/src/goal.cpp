@@ -81,6 +81,13 @@ Law fraction_law(z3::context& c) {
           H >= 1 && k >= 1 && P == k * H && k * y <= x && x < k * y + k, floor_div(x * H, P) == y};
 }
 
+Law cancellation_law(z3::context& c) {
+  const z3::expr a = c.int_const("law.a"), b = c.int_const("law.b"), k = c.int_const("law.c"),
+                 x = c.int_const("law.x"), y = c.int_const("law.y"), h = c.int_const("law.h");
+  return {"a == b * c where a * x == h, b * y == h, c * x == y, x >= 1", {a, b, k, x, y, h},
+          x >= 1 && a * x == h && b * y == h && k * x == y, a == b * k};
+}
+
 Law quotient_definition_law(z3::context& c) {
   const z3::expr x = c.int_const("law.x"), b = c.int_const("law.b"), q = floor_div(x, b);
   return {"b * (x // b) <= x < b * (x // b) + b where b >= 1", {x, b}, b >= 1, b * q <= x && x < b * q + b};

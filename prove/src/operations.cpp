@@ -16,25 +16,55 @@ EncodedOperation sizing(std::string_view name, ConnectorTerm connector) {
           }};
 }
 
+// §16.1-16.2: F_state_shape, F_segments, F_state_plan and F_state_served of
+// each family, its DIMS after the sizes and rank, as `tpcheck eval` takes them.
+void add_state_operations(std::vector<EncodedOperation>& ops) {
+  for (const StateFamily f : kStateFamilies) {
+    const std::span<const std::string, 4> names = state_operation_names(f);
+    const auto params = [f](std::vector<std::string_view> first) {
+      for (const std::string_view dim : state_dim_names(f)) first.push_back(dim);
+      return first;
+    };
+    const auto dims = [f](const Args& a, std::size_t from) {
+      return std::vector<z3::expr>(a.begin() + static_cast<std::ptrdiff_t>(from),
+                                   a.begin() + static_cast<std::ptrdiff_t>(from + state_dim_count(f)));
+    };
+    const std::vector<std::string_view>& segments = state_segment_names(f);
+    ops.push_back({names[0], params({"T"}), Shape::Tuple, true,
+                   [f, dims](const Encoding& e, const Args& a) { return plain(e.state_shape(f, a[0], dims(a, 1))); }});
+    ops.push_back({names[1], params({"r", "T"}), Shape::Segments, true,
+                   [f, dims](const Encoding& e, const Args& a) { return e.segments(f, a[0], a[1], dims(a, 2)); },
+                   segments});
+    ops.push_back({names[2], params({"d", "P", "D"}), Shape::StateCopies, true,
+                   [f, dims](const Encoding& e, const Args& a) { return e.state_plan(f, a[0], a[1], a[2], dims(a, 3)); },
+                   segments});
+    ops.push_back({names[3], params({"p", "P", "D"}), Shape::Ranks, true,
+                   [f, dims](const Encoding& e, const Args& a) { return e.state_served(f, a[0], a[1], a[2], dims(a, 3)); }});
+  }
+  ops.push_back({"state_pairing", {"LP", "LD", "ECP", "ECD", "ESP", "ESD"}, Shape::None, true,
+                 [](const Encoding& e, const Args& a) { return plain(e.state_pairing(a[0], a[1], a[2], a[3], a[4], a[5])); }});
+}
+
 }  // namespace
 
 const std::vector<EncodedOperation>& encoded_operations() {
-  static const std::vector<EncodedOperation> ops = {
+  static const std::vector<EncodedOperation> ops = [] {
+    std::vector<EncodedOperation> out = {
       {"remote_rank", {"r", "L", "R"}, Shape::Int, true,
        [](const Encoding& e, const Args& a) { return plain(e.remote_rank(a[0], a[1], a[2])); }},
       {"general_rank", {"r", "L", "R"}, Shape::Int, true,
        [](const Encoding& e, const Args& a) { return plain(e.general_rank(a[0], a[1], a[2])); }},
       {"tp_ratio", {"L", "R"}, Shape::Int, true,
        [](const Encoding& e, const Args& a) { return plain(e.tp_ratio(a[0], a[1])); }},
-      {"window_span", {"r", "L", "R"}, Shape::Span, false,
+      {"window_span", {"r", "L", "R"}, Shape::Tuple, false,
        [](const Encoding& e, const Args& a) { return plain(e.window_span(a[0], a[1], a[2])); }},
       {"window", {"r", "L", "R"}, Shape::Ranks, true,
        [](const Encoding& e, const Args& a) { return e.window(a[0], a[1], a[2]); }},
       {"head_compatible", {"T", "H"}, Shape::Bool, false,
        [](const Encoding& e, const Args& a) { return plain(e.head_compatible(a[0], a[1])); }},
-      {"heads", {"r", "T", "H"}, Shape::Span, true,
+      {"heads", {"r", "T", "H"}, Shape::Tuple, true,
        [](const Encoding& e, const Args& a) { return plain(e.heads(a[0], a[1], a[2])); }},
-      {"holders", {"h", "T", "H"}, Shape::Span, false,
+      {"holders", {"h", "T", "H"}, Shape::Tuple, false,
        [](const Encoding& e, const Args& a) { return plain(e.holders(a[0], a[1], a[2])); }},
       {"kv_heads_guard", {"L", "R", "H", "MLA"}, Shape::None, true,
        [](const Encoding& e, const Args& a) { return plain(e.kv_heads_guard(a[0], a[1], a[2], a[3])); }},
@@ -64,7 +94,10 @@ const std::vector<EncodedOperation>& encoded_operations() {
       sizing("sizing_accepted_nixl", ConnectorTerm::Nixl),
       sizing("sizing_accepted_mooncake", ConnectorTerm::Mooncake),
       sizing("sizing_accepted_general", ConnectorTerm::General),
-  };
+    };
+    add_state_operations(out);
+    return out;
+  }();
   return ops;
 }
 
@@ -119,6 +152,14 @@ std::string tuple_text(const std::vector<BigInt>& v) {
   return out + ")";
 }
 
+// ('x', 8, 16, 0, 0): the first value a segment index, printed as Python's repr of its name.
+std::optional<std::string> named_tuple_text(const std::vector<BigInt>& v, const std::vector<std::string_view>& names) {
+  if (v.empty() || v[0] < 0 || v[0] >= names.size()) return std::nullopt;
+  std::string out = "('" + std::string(names[static_cast<std::size_t>(v[0])]) + "'";
+  for (std::size_t i = 1; i < v.size(); ++i) out += ", " + decimal(v[i]);
+  return out + ")";
+}
+
 }  // namespace
 
 std::optional<std::string> render_outcome(const EncodedOperation& op, const OperationTerm& term, const Evaluator& eval,
@@ -138,9 +179,11 @@ std::optional<std::string> render_outcome(const EncodedOperation& op, const Oper
     case Shape::Int: return decimal(value->at(0));
     case Shape::Bool: return render(value->at(0) != 0);
     case Shape::None: return std::string("None");
-    case Shape::Span: return tuple_text(*value);
+    case Shape::Tuple: return tuple_text(*value);
     case Shape::Ranks:
-    case Shape::Copies: break;
+    case Shape::Copies:
+    case Shape::Segments:
+    case Shape::StateCopies: break;
   }
   const BigInt& length = value->at(0);
   std::string out = "[";
@@ -148,7 +191,11 @@ std::optional<std::string> render_outcome(const EncodedOperation& op, const Oper
     if (i >= max_listed) return out + ", ...]";
     const auto element = values_of(term.element(term.outcome.ok.ctx().int_val(static_cast<int64_t>(i))), eval);
     if (!element) return std::nullopt;
-    out += (i == 0 ? "" : ", ") + (op.shape == Shape::Ranks ? decimal(element->at(0)) : tuple_text(*element));
+    std::optional<std::string> text = op.shape == Shape::Ranks    ? decimal(element->at(0))
+                                      : op.shape == Shape::Copies ? tuple_text(*element)
+                                                                  : named_tuple_text(*element, op.segment_names);
+    if (!text) return std::nullopt;
+    out += (i == 0 ? "" : ", ") + *text;
   }
   return out + "]";
 }

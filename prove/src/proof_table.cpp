@@ -29,6 +29,17 @@ const std::vector<InvariantGoals>& invariant_goals() {
         {"PortRangeRejectsExactlyTheOverflowingDeployments", port_range_rejects_exactly_the_overflowing_deployments},
         {"AcceptedSizingIsServedCorrectly", accepted_sizing_is_served_correctly},
         {"WholeBlockCopyOnlyBetweenEqualHeadsPerRank", whole_block_copy_only_between_equal_heads_per_rank},
+        {"StateShardsPartitionEachSegment", state_shards_partition_each_segment},
+        {"ReplicatedSegmentsAreHeldWhole", replicated_segments_are_held_whole},
+        {"LocalSegmentsTileTheConvState", local_segments_tile_the_conv_state},
+        {"HeadsFindTheirGroupOnTheirRank", heads_find_their_group_on_their_rank},
+        {"StatePlanCoversEachDecodeRanksStateExactlyOnce", state_plan_covers_each_decode_ranks_state_exactly_once},
+        {"StatePlanReadsOnlyWhatTheSourceHolds", state_plan_reads_only_what_the_source_holds},
+        {"ReplicatedSegmentsComeFromOneHolder", replicated_segments_come_from_one_holder},
+        {"StatePlanIsTheIdentityAtEqualSizes", state_plan_is_the_identity_at_equal_sizes},
+        {"StateServedIsTheWindow", state_served_is_the_window},
+        {"StateRunsStayInsideTheSlot", state_runs_stay_inside_the_slot},
+        {"SdAndDsLayoutsMoveTheSameElements", sd_and_ds_layouts_move_the_same_elements},
     };
     // Every error oracle, from its own preconditions, where the encoding has
     // its operation and its texts.

@@ -28,16 +28,6 @@ Law nested_quotient_law(z3::context& c) {
           floor_div(x, ab) == y};
 }
 
-// a == b * c where a * x == h, b * y == h, c * x == y and x >= 1: one side's
-// heads (or replicas) per rank is the other's times D/P (both sides split:
-// H/P == H/D * D/P; both replicate: D/H == D/P * P/H).
-Law cancellation_law(z3::context& c) {
-  const z3::expr a = c.int_const("law.a"), b = c.int_const("law.b"), k = c.int_const("law.c"),
-                 x = c.int_const("law.x"), y = c.int_const("law.y"), h = c.int_const("law.h");
-  return {"a == b * c where a * x == h, b * y == h, c * x == y, x >= 1", {a, b, k, x, y, h},
-          x >= 1 && a * x == h && b * y == h && k * x == y, a == b * k};
-}
-
 // A decode rank of a loadable sizing and its plan (of any length: the model's
 // listing limit is not part of these invariants).
 struct PlanSetting {

@@ -1,7 +1,9 @@
-// A fault planted in the encoding (the window of R > L one rank too long)
-// must give a counterexample that is a real violation: the same fault planted
-// in the C++ model's window breaks the invariant on exactly those inputs,
-// while the unmodified model satisfies the invariant's predicate there.
+// A fault planted in the encoding (the window of R > L one rank too long; a
+// state segment replicated on the prefill side sliced as if sharded) must
+// give a counterexample that is a real violation: the same fault planted in
+// the C++ model's window breaks the invariant on exactly those inputs (the
+// faulty plan is not the model's), while the unmodified model satisfies the
+// invariant's predicate there.
 //
 // The model's own faults are not switched on here (they are built as patched
 // copies of the tree, scripts/mutants): the fault is planted on the model's
@@ -15,6 +17,7 @@
 #include "tpcheck/model.hpp"
 #include "tpcheck/operations.hpp"
 #include "tpcheck/prove/runner.hpp"
+#include "tpcheck/registry.hpp"
 #include "tpcheck/render.hpp"
 
 namespace tpcheck::prove::test {
@@ -27,9 +30,10 @@ Span<BigInt> window_one_rank_too_long(const Span<BigInt>& s, const BigInt& L, co
 
 // The first goal of `invariant` whose claim contains `claim`, proved with the
 // fault planted in the encoding.
-GoalResult prove_with_fault(std::string_view invariant, std::string_view claim) {
+GoalResult prove_with_fault(std::string_view invariant, std::string_view claim,
+                            Fault fault = Fault::WindowOneRankTooLong) {
   z3::context c;
-  const Encoding faulty(c, Fault::WindowOneRankTooLong);
+  const Encoding faulty(c, fault);
   if (const InvariantGoals* proof = goals_of(invariant)) {
     for (const Goal& goal : proof->goals(faulty)) {
       if (goal.claim.find(claim) != std::string::npos) return prove_goal(faulty, goal, 60);
@@ -105,6 +109,37 @@ TEST(PlantedFault, WindowTooLongBreaksWindowsAreDualInTheModelToo) {
                                                                              << " = " << render(back);
 }
 
+// The state plan's fault: B and C, replicated on the prefill side, sliced as
+// if sharded there (what a connector that moves the state as one block does).
+constexpr const char* kSlicedGoal =
+    "reads the logical units it writes (mamba2, D >= P, B and C replicated on the prefill side)";
+
+TEST(PlantedFault, SlicedReplicatedSegmentBreaksStatePlanReadsOnlyWhatTheSourceHoldsInTheModelToo) {
+  const GoalResult g =
+      prove_with_fault("StatePlanReadsOnlyWhatTheSourceHolds", kSlicedGoal, Fault::ReplicatedSegmentSliced);
+  ASSERT_EQ(g.verdict, Verdict::Refuted) << g.claim << ": " << g.reason;
+  ASSERT_TRUE(g.counterexample);
+  auto in = inputs_of(g);
+  const BigInt d = in["d"], P = in["P"], D = in["D"], H = in["H"], PH = in["PH"], G = in["G"], N = in["N"];
+  ASSERT_EQ(G, 1) << "the fault only bites where B and C are replicated";
+  ASSERT_GT(P, 1);
+  // The unmodified model satisfies the invariant on these inputs (the
+  // registry's check, its domain's values in order: family, P, D, dims, d)...
+  const inv::Entry* entry = inv::find_entry("StatePlanReadsOnlyWhatTheSourceHolds");
+  ASSERT_NE(entry, nullptr);
+  const std::vector<BigInt> values = {BigInt(static_cast<int>(StateFamily::Mamba2)), P, D, H, PH, G, N, d};
+  inv::KindMask kinds = 0;
+  EXPECT_TRUE(entry->check(0, values.data(), &kinds).held());
+  // ...and the counterexample shows the faulty encoding's plan, which is not `tpcheck eval`'s.
+  const std::string line = "tpcheck eval mamba2_state_plan " + decimal(d) + " " + decimal(P) + " " + decimal(D) + " " +
+                           decimal(H) + " " + decimal(PH) + " " + decimal(G) + " " + decimal(N);
+  ASSERT_EQ(g.counterexample->calls.size(), 1u);
+  const std::string& shown = g.counterexample->calls[0];
+  ASSERT_EQ(shown.rfind(line + "  ->  ", 0), 0u) << shown;
+  const std::string faulted = shown.substr(line.size() + 6, shown.size() - line.size() - 6 - std::string("  (encoding)").size());
+  EXPECT_NE(eval_line("mamba2_state_plan", {d, P, D, H, PH, G, N}), faulted);
+}
+
 TEST(PlantedFault, WithoutTheFaultBothGoalsAreProved) {
   z3::context c;
   const Encoding sound(c);
@@ -116,6 +151,13 @@ TEST(PlantedFault, WithoutTheFaultBothGoalsAreProved) {
       EXPECT_EQ(prove_goal(sound, goal, 60).verdict, Verdict::Proved) << goal.claim;
     }
   }
+  std::size_t sliced = 0;
+  for (const Goal& goal : goals_of("StatePlanReadsOnlyWhatTheSourceHolds")->goals(sound)) {
+    if (goal.claim.find(kSlicedGoal) == std::string::npos) continue;
+    ++sliced;
+    EXPECT_EQ(prove_goal(sound, goal, 120).verdict, Verdict::Proved) << goal.claim;
+  }
+  EXPECT_EQ(sliced, 1u);
 }
 
 }  // namespace

@@ -10,6 +10,63 @@ BigInt pow2(unsigned n) { return BigInt(1) << n; }
 
 Args args(std::initializer_list<BigInt> values) { return Args(values); }
 
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The same for the recurrent state's operations (§16.1-16.2): dims and sizes
+// beyond 64 bits, Mamba2 in both cases, and plans and fan-ins just past the
+// listing limit (a plan at the limit would list 2^20 copies term by term).
+std::vector<Args> state_far_values(std::string_view op) {
+  if (op == "state_pairing") {
+    return {args({pow2(70), pow2(70), pow2(66), pow2(66), 3, 3}), args({pow2(70), pow2(70) + 1, 2, 2, 4, 4}),
+            args({3, 3, pow2(66), pow2(66) + 2, 4, 4}), args({3, 3, 2, 2, pow2(70), -pow2(70)})};
+  }
+  const std::size_t cut = op.find('_');
+  if (cut == std::string_view::npos) return {};
+  const std::string_view family = op.substr(0, cut);
+  // Dims beyond 64 bits that load on 2^66 ranks and on 2^70 (Mamba2: case B
+  // with G = 1, case A with G = 2^70), and dims whose plan over P -> 1 has
+  // 2 * P copies (Mamba1: x and the SSM heads).
+  std::vector<Args> dims;
+  if (family == "mamba2") {
+    dims = {args({pow2(70), 3, 1, 5}), args({pow2(70), pow2(65), pow2(70), 7})};
+  } else if (family == "gdn") {
+    dims = {args({pow2(70), pow2(65), pow2(71), 3})};
+  } else if (family == "kda") {
+    dims = {args({pow2(70), pow2(65)})};
+  } else if (family == "mamba1") {
+    dims = {args({pow2(70), pow2(65)})};
+  } else {
+    return {};
+  }
+  const auto with = [](Args first, const Args& more) {
+    first.insert(first.end(), more.begin(), more.end());
+    return first;
+  };
+  std::vector<Args> out;
+  for (const Args& d : dims) {
+    if (ends_with(op, "_state_shape")) {
+      out.push_back(with({pow2(66)}, d));
+      out.push_back(with({pow2(70) + 1}, d));
+    } else if (ends_with(op, "_segments")) {
+      out.push_back(with({pow2(66) - 1, pow2(66)}, d));
+      out.push_back(with({pow2(66), pow2(66)}, d));
+    } else if (ends_with(op, "_state_plan")) {
+      out.push_back(with({pow2(66) - 1, pow2(66), pow2(70)}, d));  // one copy a segment
+      out.push_back(with({3, pow2(70), pow2(66)}, d));             // 16 copies a sharded segment
+    } else if (ends_with(op, "_state_served")) {
+      out.push_back(with({pow2(66) - 1, pow2(66), pow2(70)}, d));
+      out.push_back(with({pow2(70) - 1, pow2(70), pow2(66)}, d));
+    }
+  }
+  // Past the listing limit: Mamba1 over 2^20 -> 1 has 2^21 copies; a prefill
+  // rank of 1 -> 2^21 serves 2^21 decode ranks.
+  if (family == "mamba1" && ends_with(op, "_state_plan")) out.push_back(args({0, pow2(20), 1, pow2(20), 1}));
+  if (family == "mamba1" && ends_with(op, "_state_served")) out.push_back(args({0, 1, pow2(21), pow2(21), 1}));
+  return out;
+}
+
 // Far values no bound reaches, in the operation's parameter order: pairs and
 // ranks beyond 64 bits (divisible and not, both ways, ranks at their ends),
 // and inputs just past the model's listing limit (2^20 elements).
@@ -43,7 +100,7 @@ std::vector<Args> far_values(std::string_view op) {
   // The hosts block gives positive host counts only.
   if (op == "host_index") return {args({pow2(70) - 1, pow2(70), 3}), args({0, 2, 0}), args({0, 2, -1})};
   if (op == "port_range") return {args({1, pow2(70), pow2(70)})};
-  return {};
+  return state_far_values(op);
 }
 
 }  // namespace
@@ -54,17 +111,17 @@ std::string model_operation_name(std::string_view encoded) {
   return std::string(encoded);
 }
 
-std::vector<Args> sweep_inputs(std::string_view op, const dom::Bound& bound) {
+SweepInputs sweep_inputs(std::string_view op, const dom::Bound& bound) {
   const auto index = operation_index(model_operation_name(op));
   if (!index) return {};
   const dom::OperationDomain& domain = dom::operation_domains()[*index];
-  std::vector<Args> out;
+  SweepInputs out;
   dom::for_each_case(domain.domain, bound, [&](const std::int64_t* values) {
     Args a;
     for (const int at : domain.position) a.emplace_back(values[at]);
-    out.push_back(std::move(a));
+    out.domain.push_back(std::move(a));
   });
-  for (Args& a : far_values(op)) out.push_back(std::move(a));
+  out.far = far_values(op);
   return out;
 }
 

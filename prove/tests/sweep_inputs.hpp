@@ -19,7 +19,12 @@ using Args = std::vector<BigInt>;
 std::string model_operation_name(std::string_view encoded);
 
 // The inputs for the encoded operation `op` (a name of encoded_operations()),
-// in its parameters' order; empty when the registry has no domain for it.
-std::vector<Args> sweep_inputs(std::string_view op, const dom::Bound& bound);
+// in its parameters' order: the domain's cases (none when the registry has no
+// domain for it) and the far values.
+struct SweepInputs {
+  std::vector<Args> domain;
+  std::vector<Args> far;
+};
+SweepInputs sweep_inputs(std::string_view op, const dom::Bound& bound);
 
 }  // namespace tpcheck::prove::test

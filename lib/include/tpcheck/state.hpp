@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,9 @@ inline constexpr std::size_t kMaxConvSegments = 3;
 std::string_view state_family_name(StateFamily family);
 // The family of that name, if any.
 std::optional<StateFamily> state_family_named(std::string_view name);
+// Its operations' names in `tpcheck eval`, F_state_shape, F_segments,
+// F_state_plan and F_state_served (in that order), alive as long as the program.
+std::span<const std::string, 4> state_operation_names(StateFamily family);
 // How many DIMS it takes: 4, 4, 2, 2.
 std::size_t state_dim_count(StateFamily family);
 // Its DIMS as `tpcheck eval` names them, in SPEC §16.0's order: mamba2 H PH G

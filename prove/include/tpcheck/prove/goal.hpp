@@ -46,6 +46,12 @@ Law multiple_law(z3::context& c);
 // ... and y when P == k * H (it replicates them) and k * y <= x < k * y + k (y is x // k).
 Law fraction_law(z3::context& c);
 
+// a == b * c where a * x == h, b * y == h, c * x == y and x >= 1: one side's
+// share per rank is the other's times the ratio (a KV side's heads per rank,
+// H/P == H/D * D/P, or replicas, D/H == D/P * P/H; a state segment's width,
+// W/P == W/D * D/P).
+Law cancellation_law(z3::context& c);
+
 // Another invariant's proved statement, for a goal to be given instead of
 // proving it again: every goal of that invariant as "its domain implies its
 // claim", over the same named inputs (Goals::cite). The runner proves the cited

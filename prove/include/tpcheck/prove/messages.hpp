@@ -52,10 +52,33 @@ enum class Message : int {
   DpSizeNotPositive,           // project (dp_size)
   BasePortNotPositive,         // project (base)
   PortsExceedRange,            // project (base, last)
-  NixlRefusesUnreadReplicas,   // §11: an AssertionError with no message
+  AssertionWithoutText,        // §11 NIXL's refusal of unread replicas, §16.1 KDA's heads: a bare assert
+  // §16.1-16.2: the recurrent state's operations
+  Mamba2DimsNotPositive,       // project (H, PH, G, N)
+  GdnDimsNotPositive,          // project (HK, DK, HV, DV)
+  KdaDimsNotPositive,          // project (H, DH)
+  Mamba1DimsNotPositive,       // project (I, N)
+  HeadsNotMultipleOfGroups,    // §16.1 (H, G)
+  ValueHeadsNotMultipleOfKeyHeads,  // §16.1 (HV, HK)
+  TpDoesNotDivideMambaHeads,   // §16.1 MambaMixer2
+  TpDoesNotDivideMambaGroups,  // §16.1 MambaMixer2
+  GdnKeyHeadsNotSharded,       // project (HK, T)
+  Mamba1NotDivisible,          // §16.1 vLLM's divide() (I, T)
+  StatePlanTooLong,            // project (d, copies)
+  StateServedTooLong,          // project (p, n)
+  PrefillWindowLengthNotPositive,  // project (LP)
+  DecodeWindowLengthNotPositive,   // project (LD)
+  PrefillConvElementNotPositive,   // project (ECP)
+  DecodeConvElementNotPositive,    // project (ECD)
+  PrefillSsmElementNotPositive,    // project (ESP)
+  DecodeSsmElementNotPositive,     // project (ESD)
+  WindowLengthsDiffer,         // project (LP, LD)
+  ConvElementSizesDiffer,      // project (ECP, ECD)
+  SsmElementSizesDiffer,       // project (ESP, ESD)
 };
 
-inline constexpr std::size_t kMessageArgs = 3;
+// The most values a text names: the four dims of a family (§16.1).
+inline constexpr std::size_t kMessageArgs = 4;
 
 struct MessageInfo {
   Message id;

@@ -14,8 +14,11 @@
 
 namespace tpcheck::prove {
 
-// How a value is printed (Python's repr of the model's value).
-enum class Shape { Int, Bool, None, Span, Ranks, Copies };
+// How a value is printed (Python's repr of the model's value): a tuple of
+// integers (a span, a state's shape), a list of ranks or of copies, or of the
+// state's segments and copies, whose first value is a segment index printed
+// as its name (EncodedOperation::segment_names).
+enum class Shape { Int, Bool, None, Tuple, Ranks, Copies, Segments, StateCopies };
 
 // A parameter that is a Bool: MLA and the attention-DP flags.
 inline bool is_flag(std::string_view param) { return param == "MLA" || param.ends_with("_ADP"); }
@@ -26,6 +29,7 @@ struct EncodedOperation {
   Shape shape;
   bool eval_knows;                       // `tpcheck eval NAME ARGS...` runs it
   std::function<OperationTerm(const Encoding&, const std::vector<z3::expr>&)> build;
+  std::vector<std::string_view> segment_names = {};  // Shape::Segments and StateCopies: by index
 };
 
 const std::vector<EncodedOperation>& encoded_operations();

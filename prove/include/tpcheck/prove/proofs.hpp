@@ -54,6 +54,18 @@ std::vector<Goal> decode_rank_dials_its_mapped_peer(const Encoding& e);
 std::vector<Goal> port_range_rejects_exactly_the_overflowing_deployments(const Encoding& e);
 std::vector<Goal> accepted_sizing_is_served_correctly(const Encoding& e);
 std::vector<Goal> whole_block_copy_only_between_equal_heads_per_rank(const Encoding& e);
+// SPEC §16.4 (prove/src/proofs_state_*.cpp).
+std::vector<Goal> state_shards_partition_each_segment(const Encoding& e);
+std::vector<Goal> replicated_segments_are_held_whole(const Encoding& e);
+std::vector<Goal> local_segments_tile_the_conv_state(const Encoding& e);
+std::vector<Goal> heads_find_their_group_on_their_rank(const Encoding& e);
+std::vector<Goal> state_plan_covers_each_decode_ranks_state_exactly_once(const Encoding& e);
+std::vector<Goal> state_plan_reads_only_what_the_source_holds(const Encoding& e);
+std::vector<Goal> replicated_segments_come_from_one_holder(const Encoding& e);
+std::vector<Goal> state_plan_is_the_identity_at_equal_sizes(const Encoding& e);
+std::vector<Goal> state_served_is_the_window(const Encoding& e);
+std::vector<Goal> state_runs_stay_inside_the_slot(const Encoding& e);
+std::vector<Goal> sd_and_ds_layouts_move_the_same_elements(const Encoding& e);
 
 // The goals of an error oracle's entry (prove/src/proofs_oracles.cpp): one
 // per precondition, that the operation raises its message where it is the
