@@ -12,6 +12,39 @@ const char* child_program() { return kChildSource; }
 
 namespace {
 
+// The child's source is longer than one argument of a program may be (Linux:
+// 128 KiB), so `python -I -c` runs this loader, which reads the source from
+// the requests descriptor before any request (its length in bytes on a line,
+// then the bytes, read unbuffered so that the requests after it stay in the
+// pipe) and runs it as __main__.
+constexpr const char* kChildLoader =
+    "import os\n"
+    "def _tpcheck_child_source(fd):\n"
+    "    line = b''\n"
+    "    while not line.endswith(b'\\n'):\n"
+    "        byte = os.read(fd, 1)\n"
+    "        if not byte:\n"
+    "            raise SystemExit('tpcheck conform child: no source on descriptor %d' % fd)\n"
+    "        line += byte\n"
+    "    size, source = int(line), bytearray()\n"
+    "    while len(source) < size:\n"
+    "        chunk = os.read(fd, size - len(source))\n"
+    "        if not chunk:\n"
+    "            raise SystemExit('tpcheck conform child: its source ends early on descriptor %d' % fd)\n"
+    "        source += chunk\n"
+    "    return bytes(source)\n"
+    "exec(compile(_tpcheck_child_source(3), 'tpcheck_conform_child.py', 'exec'))\n";
+
+// What the loader reads first on the requests descriptor.
+std::string child_source_message() {
+  const std::string source = kChildSource;
+  return std::to_string(source.size()) + "\n" + source;
+}
+
+}  // namespace
+
+namespace {
+
 using Clock = ChildProcess::Clock;
 
 // The child's timer reports progress every 20 ms; a call is cut off this long
@@ -100,7 +133,7 @@ bool Session::start(std::string& error) {
   // A C++ child is a program built for the functions under test (cxx_build.hpp).
   const std::vector<std::string> argv =
       command_.executable.empty()
-          ? std::vector<std::string>{command_.python, "-I", "-c", kChildSource, "--fds", "3", "4"}
+          ? std::vector<std::string>{command_.python, "-I", "-c", kChildLoader, "--fds", "3", "4"}
           : std::vector<std::string>{command_.executable, "--fds", "3", "4"};
   child_ = ChildProcess::start(argv, {command_.memory_bytes, child_environment()});
   if (!child_.running()) {
@@ -111,7 +144,8 @@ bool Session::start(std::string& error) {
   inline_.clear();
   input_.clear();
   parsed_ = 0;
-  std::string output = load_request(command_.mode, command_.files, command_.bindings);
+  std::string output = (command_.executable.empty() ? child_source_message() : std::string()) +
+                       load_request(command_.mode, command_.files, command_.bindings);
   std::vector<BindResult> bound;
   const auto deadline = Clock::now() + command_.load_timeout;
   bool closed = false;
