@@ -125,9 +125,10 @@ def clean(source_dir, fixtures, deb_dir):
     with tempfile.TemporaryDirectory() as top:
         bench = Bench(top, source_dir, fixtures, deb_dir)
         vllm_tree(bench.workspace, fixtures)
-        # The MoRIIO fixture is a version without get_moriio_expected_ack_count.
+        # The MoRIIO fixture is a version without get_moriio_expected_ack_count,
+        # the NIXL one a version before the hybrid state's five functions.
         for profile, files, skipped in [("vllm-moriio", MORIIO_FILES, 1),
-                                        ("vllm-nixl", "%s/utils.py\n%s/v1/nixl/tp_mapping.py" % (KV, KV), 0),
+                                        ("vllm-nixl", "%s/utils.py\n%s/v1/nixl/tp_mapping.py" % (KV, KV), 5),
                                         ("vllm-mooncake", "%s/v1/*/mooncake_connector.py %s/utils.py" % (KV, KV), 0)]:
             result = bench.action(profile=profile, files=files, python="/usr/bin/python3", **{"max-tp": "8"})
             expect(outcomes(result) == ["success", "success", "success", "skipped"] and result.success,
