@@ -105,7 +105,8 @@ void StateJudge::outside(std::int64_t p, std::int64_t d, bool src_in, bool dst_i
 void StateJudge::blocks(std::int64_t p, std::int64_t d, std::int64_t region,
                         const std::vector<std::array<std::int64_t, 3>>& blocks, bool in_bytes) {
   const std::uint64_t unit = in_bytes ? 1 : state_.unit_bytes(region);
-  for (const auto& [src, dst, n] : blocks) {
+  for (const auto& block : blocks) {
+    const std::int64_t src = block[0], dst = block[1], n = block[2];  // named, not bound: lambdas capture them
     if (n <= 0) {
       add("nonpositive_length", p, d, [] { return std::string("a positive length"); },
           [&] { return "a block of " + decimal(n) + (in_bytes ? " bytes" : " units"); });
