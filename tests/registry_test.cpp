@@ -153,7 +153,7 @@ TEST(Choices, AnyChoicesDecodeInsideTheLimits) {
 // and encoding is a search, some 20 us a case) is checked on an even
 // stride through its walk, its first and last cases included.
 TEST(Choices, EncodeInvertsDecodeAcrossEverySweptDomain) {
-  constexpr std::size_t kEncodedPerDomain = 100000;
+  constexpr std::size_t kEncodedPerDomain = 20000;
   for (const inv::Entry& e : inv::registry()) {
     for (const dom::Domain& d : e.domains) {
       SCOPED_TRACE(std::string(e.name) + ": " + dom::domain_text(d));
