@@ -178,6 +178,56 @@ TEST(State, PlanListingLimitCountsEverySegment) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '('), 2048);
 }
 
+// A range of a plan (state_plan_range_into, the fuzzers' walks) is that slice
+// of the whole plan, and state_plan_copy_count its length, on every family,
+// both sides' sizes up to 8 (replicated and sharded segments, each way round)
+// and every range start; a failing plan's range fails with its text.
+TYPED_TEST(State, PlanRangesAreSlicesOfThePlan) {
+  using Int = TypeParam;
+  const StateDims<Int> families[] = {dims<Int>(StateFamily::Mamba2, {8, 2, 1, 3}),
+                                     dims<Int>(StateFamily::Mamba2, {8, 2, 8, 1}),
+                                     dims<Int>(StateFamily::Gdn, {4, 2, 8, 1}), dims<Int>(StateFamily::Kda, {8, 1}),
+                                     dims<Int>(StateFamily::Mamba1, {8, 1})};
+  int listed = 0, failed = 0;
+  std::vector<StateCopy<Int>> range;
+  for (const StateDims<Int>& f : families) {
+    for (int P = 1; P <= 8; ++P) {
+      for (int D = 1; D <= 8; ++D) {
+        for (int d = 0; d < D; ++d) {
+          const Outcome<std::vector<StateCopy<Int>>> whole = state_plan<Int>(Int(d), Int(P), Int(D), f);
+          const auto count = state_plan_copy_count<Int>(Int(d), Int(P), Int(D), f);
+          const std::optional<Failure> range_failed =
+              state_plan_range_into<Int>(range, Int(d), Int(P), Int(D), f, units_t<Int>(0), units_t<Int>(1));
+          if (!whole.ok()) {
+            ++failed;
+            ASSERT_TRUE(range_failed.has_value());
+            EXPECT_EQ(render(*range_failed), render(whole.failure()));
+            ASSERT_FALSE(count.ok());
+            EXPECT_EQ(render(count.failure()), render(whole.failure()));
+            continue;
+          }
+          ++listed;
+          const std::vector<StateCopy<Int>>& plan = whole.value();
+          ASSERT_TRUE(count.ok());
+          ASSERT_EQ(render(count.value()), std::to_string(plan.size()));
+          for (std::size_t first = 0; first <= plan.size(); ++first) {
+            for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, plan.size()}) {
+              ASSERT_FALSE(state_plan_range_into<Int>(range, Int(d), Int(P), Int(D), f, units_t<Int>(first),
+                                                      units_t<Int>(n))
+                               .has_value());
+              const std::size_t end = std::min(plan.size(), first + n);
+              EXPECT_EQ(range, std::vector<StateCopy<Int>>(plan.begin() + first, plan.begin() + end))
+                  << "P=" << P << " D=" << D << " d=" << d << " first=" << first << " n=" << n;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(listed, 100);
+  EXPECT_GT(failed, 100);
+}
+
 // ---- §16.2 the duality ---------------------------------------------------------------
 
 TEST(State, ServedIsTheWindow) {

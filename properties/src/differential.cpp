@@ -22,6 +22,7 @@
 #include "tpcheck/operations.hpp"
 #include "tpcheck/render.hpp"
 #include "tpcheck/stages.hpp"
+#include "tpcheck/state.hpp"
 
 TPCHECK_DECLARATIONS(differential)
 
@@ -97,6 +98,75 @@ Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::in
                     render(run.end) + ") are " + listed(narrow_failed, narrow_copies) + " in " +
                     std::string(model_type_name<Narrow>()) + " but " + listed(big_failed, big_copies) +
                     " in cpp_int");
+  }
+  return holds();
+}
+
+// The family whose F_state_plan is operation `op`, if any.
+std::optional<StateFamily> state_plan_family(std::size_t op) {
+  static const std::array<std::size_t, kStateFamilies.size()> plan_ops = [] {
+    std::array<std::size_t, kStateFamilies.size()> ops{};
+    for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = *operation_index(state_operation_names(kStateFamilies[i])[2]);
+    return ops;
+  }();
+  for (std::size_t i = 0; i < plan_ops.size(); ++i) {
+    if (plan_ops[i] == op) return kStateFamilies[i];
+  }
+  return std::nullopt;
+}
+
+// F_state_plan's DIMS, after (d, P, D) in its arguments.
+template <class Int>
+StateDims<Int> state_plan_dims(StateFamily family, const std::array<Int, kMaxArity>& a) {
+  StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
+  for (std::size_t i = 0; i < state_dim_count(family); ++i) dims.v[i] = a[3 + i];
+  return dims;
+}
+
+// A state plan longer than the walk's budget (the fuzzers), compared as
+// plan_agrees_where_walked compares a §6 plan: its copy count, and the
+// copies the walk visits, each run listed by state_plan_range_into in both
+// models. A plan has up to 4 * P / D copies, each a few products in cpp_int:
+// listed whole, one case cost up to a second.
+template <class Narrow>
+Verdict state_plan_agrees_where_walked(StateFamily family, const std::array<Narrow, kMaxArity>& a,
+                                       std::int64_t count) {
+  const StateDims<Narrow> dims = state_plan_dims(family, a);
+  StateDims<BigInt> big_dims{family, {}};
+  for (std::size_t i = 0; i < kMaxStateDims; ++i) big_dims.v[i] = widen(dims.v[i]);
+  const BigInt d = widen(a[0]), P = widen(a[1]), D = widen(a[2]);
+  const char* name = state_operation_names(family)[2].c_str();
+  const std::string type(model_type_name<Narrow>());
+  const auto narrow_count = state_plan_copy_count(a[0], a[1], a[2], dims);
+  const auto big_count = state_plan_copy_count(d, P, D, big_dims);
+  if (!narrow_count.ok() || !big_count.ok() || widen(narrow_count.value()) != big_count.value()) {
+    const auto told = [](const auto& n) { return n.ok() ? render(n.value()) : render(n.failure()); };
+    return violated(call(name, a[0], a[1], a[2]) + " has " + told(narrow_count) + " copies in " + type + " but " +
+                    told(big_count) + " in cpp_int");
+  }
+  thread_local std::vector<StateCopy<Narrow>> narrow_copies;
+  thread_local std::vector<StateCopy<BigInt>> big_copies;
+  const WalkedRuns<std::int64_t> walked = walked_runs(std::int64_t{0}, count);
+  for (std::size_t i = 0; i < walked.count; ++i) {
+    const Span<std::int64_t>& run = walked.runs[i];
+    const std::int64_t length = run.end - run.first;
+    const std::optional<Failure> narrow_failed = state_plan_range_into(
+        narrow_copies, a[0], a[1], a[2], dims, units_t<Narrow>(run.first), units_t<Narrow>(length));
+    const std::optional<Failure> big_failed =
+        state_plan_range_into(big_copies, d, P, D, big_dims, BigInt(run.first), BigInt(length));
+    bool same = narrow_failed.has_value() == big_failed.has_value() && narrow_copies.size() == big_copies.size();
+    if (same && narrow_failed) same = *narrow_failed == *big_failed;
+    for (std::size_t j = 0; same && j < narrow_copies.size(); ++j) {
+      const StateCopy<Narrow>& n = narrow_copies[j];
+      same = StateCopy<BigInt>{n.segment, n.name, widen(n.p), widen(n.src), widen(n.dst), widen(n.n)} == big_copies[j];
+    }
+    if (same) continue;
+    const auto listed = [](const std::optional<Failure>& failed, const auto& copies) {
+      return failed ? render(*failed) : render(copies);
+    };
+    return violated(call(name, a[0], a[1], a[2]) + " copies [" + render(run.first) + ", " + render(run.end) +
+                    ") are " + listed(narrow_failed, narrow_copies) + " in " + type + " but " +
+                    listed(big_failed, big_copies) + " in cpp_int");
   }
   return holds();
 }
@@ -182,6 +252,17 @@ Verdict narrow_agree(std::size_t drawn_op, const Int* values, KindMask* kinds) {
         if (Verdict v = plan_agrees_where_walked(*args16, n.value()); v.is_violated()) return v;
       }
       return plan_agrees_where_walked(a, n.value());
+    }
+  }
+  if (const std::optional<StateFamily> family = state_plan_family(drawn_op); family && !walks_every_element()) {
+    const std::array<std::int64_t, kMaxArity>& a = *args64;
+    const auto n = state_plan_copy_count(a[0], a[1], a[2], state_plan_dims(*family, a));
+    if (n.ok() && n.value() > current_walk().budget) {
+      const auto count = static_cast<std::int64_t>(n.value());  // at most kMaxStateListed: state_plan lists it
+      if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
+        if (Verdict v = state_plan_agrees_where_walked(*family, *args16, count); v.is_violated()) return v;
+      }
+      return state_plan_agrees_where_walked(*family, a, count);
     }
   }
   const std::size_t op = affordable(drawn_op, *args64);
