@@ -189,37 +189,18 @@ TYPED_TEST(State, PlanRangesAreSlicesOfThePlan) {
                                      dims<Int>(StateFamily::Gdn, {4, 2, 8, 1}), dims<Int>(StateFamily::Kda, {8, 1}),
                                      dims<Int>(StateFamily::Mamba1, {8, 1})};
   int listed = 0, failed = 0;
-  std::vector<StateCopy<Int>> range;
   for (const StateDims<Int>& f : families) {
     for (int P = 1; P <= 8; ++P) {
       for (int D = 1; D <= 8; ++D) {
         for (int d = 0; d < D; ++d) {
-          const Outcome<std::vector<StateCopy<Int>>> whole = state_plan<Int>(Int(d), Int(P), Int(D), f);
-          const auto count = state_plan_copy_count<Int>(Int(d), Int(P), Int(D), f);
-          const std::optional<Failure> range_failed =
-              state_plan_range_into<Int>(range, Int(d), Int(P), Int(D), f, units_t<Int>(0), units_t<Int>(1));
-          if (!whole.ok()) {
-            ++failed;
-            ASSERT_TRUE(range_failed.has_value());
-            EXPECT_EQ(render(*range_failed), render(whole.failure()));
-            ASSERT_FALSE(count.ok());
-            EXPECT_EQ(render(count.failure()), render(whole.failure()));
-            continue;
-          }
-          ++listed;
-          const std::vector<StateCopy<Int>>& plan = whole.value();
-          ASSERT_TRUE(count.ok());
-          ASSERT_EQ(render(count.value()), std::to_string(plan.size()));
-          for (std::size_t first = 0; first <= plan.size(); ++first) {
-            for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, plan.size()}) {
-              ASSERT_FALSE(state_plan_range_into<Int>(range, Int(d), Int(P), Int(D), f, units_t<Int>(first),
-                                                      units_t<Int>(n))
-                               .has_value());
-              const std::size_t end = std::min(plan.size(), first + n);
-              EXPECT_EQ(range, std::vector<StateCopy<Int>>(plan.begin() + first, plan.begin() + end))
-                  << "P=" << P << " D=" << D << " d=" << d << " first=" << first << " n=" << n;
-            }
-          }
+          SCOPED_TRACE("P=" + std::to_string(P) + " D=" + std::to_string(D) + " d=" + std::to_string(d));
+          expect_ranges_are_slices(
+              state_plan<Int>(Int(d), Int(P), Int(D), f), state_plan_copy_count<Int>(Int(d), Int(P), Int(D), f),
+              [&](std::vector<StateCopy<Int>>& buffer, std::size_t first, std::size_t n) {
+                return state_plan_range_into<Int>(buffer, Int(d), Int(P), Int(D), f, units_t<Int>(first),
+                                                  units_t<Int>(n));
+              },
+              listed, failed);
         }
       }
     }
