@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "tpcheck/model.hpp"
 #include "tpcheck/render.hpp"
@@ -47,5 +48,35 @@ struct IntName {
     return std::is_same_v<T, std::int64_t> ? "int64" : "cpp_int";
   }
 };
+
+// A listing read by range (the fuzzers' walks) against the whole list: where
+// `whole` fails, `count` and a range fail with its text; otherwise `count` is
+// its length and every range (each start, lengths 0, 1, 3 and all) is that
+// slice. `range(buffer, first, n)` lists into buffer. Tallies listed/failed.
+template <class V, class Count, class Range>
+void expect_ranges_are_slices(const Outcome<std::vector<V>>& whole, const Count& count, const Range& range,
+                              int& listed, int& failed) {
+  std::vector<V> buffer;
+  if (!whole.ok()) {
+    ++failed;
+    const std::optional<Failure> range_failed = range(buffer, 0, 1);
+    ASSERT_TRUE(range_failed.has_value());
+    EXPECT_EQ(render(*range_failed), render(whole.failure()));
+    ASSERT_FALSE(count.ok());
+    EXPECT_EQ(render(count.failure()), render(whole.failure()));
+    return;
+  }
+  ++listed;
+  const std::vector<V>& list = whole.value();
+  ASSERT_TRUE(count.ok());
+  ASSERT_EQ(render(count.value()), std::to_string(list.size()));
+  for (std::size_t first = 0; first <= list.size(); ++first) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, list.size()}) {
+      ASSERT_FALSE(range(buffer, first, n).has_value());
+      const std::size_t end = std::min(list.size(), first + n);
+      EXPECT_EQ(buffer, std::vector<V>(list.begin() + first, list.begin() + end)) << "first=" << first << " n=" << n;
+    }
+  }
+}
 
 }  // namespace tpcheck::test

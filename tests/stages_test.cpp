@@ -50,6 +50,42 @@ constexpr AttentionDp kPrefillAdp{true, false};
 constexpr AttentionDp kDecodeAdp{false, true};
 constexpr AttentionDp kBothAdp{true, true};
 
+// A range of a stage plan (stage_plan_range_into, the fuzzers' walks) is that
+// slice of the whole plan, and stage_plan_copy_count its length: on uneven
+// and even splits, sizes up to 6, head counts that shard each way, every
+// decode stage and rank and every range start; a failing plan's range fails
+// with its text.
+TYPED_TEST(Stages, PlanRangesAreSlicesOfThePlan) {
+  using Int = TypeParam;
+  using Layers = typename TestFixture::Layers;
+  const std::pair<Layers, Layers> splits[] = {{{2, 3, 1}, {3, 3}}, {{6}, {1, 1, 1, 1, 1, 1}}, {{3, 3}, {2, 4}}};
+  int listed = 0, failed = 0;
+  for (const auto& [prefill, decode] : splits) {
+    for (int P = 1; P <= 6; ++P) {
+      for (int D = 1; D <= 6; ++D) {
+        for (const int H : {1, 2, 4, 6, 12}) {
+          const Topology<Int> t = TestFixture::topology(Int(P), Int(D), Int(H), prefill, decode);
+          for (std::size_t s = 0; s < decode.size(); ++s) {
+            for (int d = 0; d < D; ++d) {
+              const Int si(static_cast<int>(s)), di(d), c(0);
+              SCOPED_TRACE("P=" + std::to_string(P) + " D=" + std::to_string(D) + " H=" + std::to_string(H) +
+                           " s=" + std::to_string(s) + " d=" + std::to_string(d));
+              expect_ranges_are_slices(
+                  stage_plan<Int>(si, di, c, t), stage_plan_copy_count<Int>(si, di, c, t),
+                  [&](std::vector<StageCopy<Int>>& buffer, std::size_t first, std::size_t n) {
+                    return stage_plan_range_into<Int>(buffer, si, di, c, t, wide_t<Int>(first), wide_t<Int>(n));
+                  },
+                  listed, failed);
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(listed, 100);
+  EXPECT_GT(failed, 10);
+}
+
 // --- §15.4.1 layer ranges and overlaps ----------------------------------------
 
 TYPED_TEST(Stages, StageLayersAreTheRunningSums) {

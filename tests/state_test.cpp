@@ -178,6 +178,37 @@ TEST(State, PlanListingLimitCountsEverySegment) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '('), 2048);
 }
 
+// A range of a plan (state_plan_range_into, the fuzzers' walks) is that slice
+// of the whole plan, and state_plan_copy_count its length, on every family,
+// both sides' sizes up to 8 (replicated and sharded segments, each way round)
+// and every range start; a failing plan's range fails with its text.
+TYPED_TEST(State, PlanRangesAreSlicesOfThePlan) {
+  using Int = TypeParam;
+  const StateDims<Int> families[] = {dims<Int>(StateFamily::Mamba2, {8, 2, 1, 3}),
+                                     dims<Int>(StateFamily::Mamba2, {8, 2, 8, 1}),
+                                     dims<Int>(StateFamily::Gdn, {4, 2, 8, 1}), dims<Int>(StateFamily::Kda, {8, 1}),
+                                     dims<Int>(StateFamily::Mamba1, {8, 1})};
+  int listed = 0, failed = 0;
+  for (const StateDims<Int>& f : families) {
+    for (int P = 1; P <= 8; ++P) {
+      for (int D = 1; D <= 8; ++D) {
+        for (int d = 0; d < D; ++d) {
+          SCOPED_TRACE("P=" + std::to_string(P) + " D=" + std::to_string(D) + " d=" + std::to_string(d));
+          expect_ranges_are_slices(
+              state_plan<Int>(Int(d), Int(P), Int(D), f), state_plan_copy_count<Int>(Int(d), Int(P), Int(D), f),
+              [&](std::vector<StateCopy<Int>>& buffer, std::size_t first, std::size_t n) {
+                return state_plan_range_into<Int>(buffer, Int(d), Int(P), Int(D), f, units_t<Int>(first),
+                                                  units_t<Int>(n));
+              },
+              listed, failed);
+        }
+      }
+    }
+  }
+  EXPECT_GT(listed, 100);
+  EXPECT_GT(failed, 100);
+}
+
 // ---- §16.2 the duality ---------------------------------------------------------------
 
 TEST(State, ServedIsTheWindow) {

@@ -235,8 +235,20 @@ Outcome<std::vector<wide_t<Int>>> stage_served(const Int& u, const Int& p, const
   return listed(stage_served_spans(u, p, g, t), "stage fan-in of prefill_tp_rank ", p);
 }
 
+namespace {
+
+// stage_plan's checks, in its order, and what listing it reads: the checked
+// topology, the prefill stages it spans and the copies per stage.
 template <ModelInt Int>
-Outcome<std::vector<StageCopy<Int>>> stage_plan(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
+struct StagePlanShape {
+  Checked<Int> k;
+  Span<Int> stages;
+  Int per_stage;
+  wide_t<Int> count;
+};
+
+template <ModelInt Int>
+Outcome<StagePlanShape<Int>> stage_plan_shape(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
   const Outcome<Checked<Int>> checked = check_topology(t);
   if (!checked.ok()) return checked.failure();
   const Checked<Int>& k = checked.value();
@@ -245,16 +257,53 @@ Outcome<std::vector<StageCopy<Int>>> stage_plan(const Int& s, const Int& d, cons
   const Span<Int> stages = overlap<Int>(k.decode_bounds, s, k.prefill_bounds);
   const Outcome<Int> per_stage = plan_copy_count(floor_mod<Int>(d, k.D1), k.P1, k.D1, t.H, t.mla);
   if (!per_stage.ok()) return per_stage.failure();
-  const Wide<Int> count = Wide<Int>(stages.end - stages.first) * Wide<Int>(per_stage.value());
-  if (count > Wide<Int>(kMaxListed)) return msg::too_long_to_list("stage plan of decode_tp_rank ", d, count, kMaxListed);
-  Plan<Int> tp;
-  if (auto bad = plan_into(tp, floor_mod<Int>(d, k.D1), k.P1, k.D1, t.H, t.mla)) return *bad;
-  std::vector<StageCopy<Int>> copies;
-  copies.reserve(static_cast<std::size_t>(count));
-  for (Int u = stages.first; u < stages.end; ++u) {
-    const LayerRange<Int> layers = shared_layers<Int>(k.decode_bounds, s, k.prefill_bounds, u);
-    for (const Copy<Int>& copy : tp) copies.push_back({global_rank(u, t.P, c, k.P1, copy.p), copy.lo, copy.hi, layers});
+  const wide_t<Int> count = wide_t<Int>(stages.end - stages.first) * wide_t<Int>(per_stage.value());
+  if (count > wide_t<Int>(kMaxListed)) return msg::too_long_to_list("stage plan of decode_tp_rank ", d, count, kMaxListed);
+  return StagePlanShape<Int>{k, stages, per_stage.value(), count};
+}
+
+}  // namespace
+
+template <ModelInt Int>
+Outcome<wide_t<Int>> stage_plan_copy_count(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
+  const Outcome<StagePlanShape<Int>> shape = stage_plan_shape(s, d, c, t);
+  if (!shape.ok()) return shape.failure();
+  return shape.value().count;
+}
+
+template <ModelInt Int>
+std::optional<Failure> stage_plan_range_into(std::vector<StageCopy<Int>>& copies, const Int& s, const Int& d,
+                                             const Int& c, const Topology<Int>& t, const wide_t<Int>& first,
+                                             const wide_t<Int>& count) {
+  copies.clear();
+  const Outcome<StagePlanShape<Int>> shaped = stage_plan_shape(s, d, c, t);
+  if (!shaped.ok()) return shaped.failure();
+  const StagePlanShape<Int>& shape = shaped.value();
+  const wide_t<Int> end = std::min(shape.count, wide_t<Int>(first + count));
+  if (first >= end) return std::nullopt;
+  copies.reserve(static_cast<std::size_t>(end - first));
+  const wide_t<Int> n = shape.per_stage;  // positive: the plan lists something
+  thread_local Plan<Int> tp;
+  // Copy i is copy i mod n of the TP plan in stage stages.first + i / n: the
+  // stages the range meets, each from its own first copy in the range.
+  for (wide_t<Int> at = first; at < end;) {
+    const Int u = Int(shape.stages.first + Int(at / n));
+    const Int from = Int(at % n);
+    const Int take = Int(std::min(wide_t<Int>(n - from), wide_t<Int>(end - at)));
+    if (auto bad = plan_range_into(tp, floor_mod<Int>(d, shape.k.D1), shape.k.P1, shape.k.D1, t.H, t.mla, from, take)) {
+      return *bad;
+    }
+    const LayerRange<Int> layers = shared_layers<Int>(shape.k.decode_bounds, s, shape.k.prefill_bounds, u);
+    for (const Copy<Int>& copy : tp) copies.push_back({global_rank(u, t.P, c, shape.k.P1, copy.p), copy.lo, copy.hi, layers});
+    at += wide_t<Int>(take);
   }
+  return std::nullopt;
+}
+
+template <ModelInt Int>
+Outcome<std::vector<StageCopy<Int>>> stage_plan(const Int& s, const Int& d, const Int& c, const Topology<Int>& t) {
+  std::vector<StageCopy<Int>> copies;
+  if (auto bad = stage_plan_range_into(copies, s, d, c, t, wide_t<Int>(0), wide_t<Int>(kMaxListed))) return *bad;
   return copies;
 }
 
@@ -374,6 +423,10 @@ BigInt code_of_split(std::span<const BigInt> layers) {
                                                                        const Topology<Int>&);                         \
   template Outcome<std::vector<StageCopy<Int>>> stage_plan<Int>(const Int&, const Int&, const Int&,                  \
                                                                 const Topology<Int>&);                               \
+  template Outcome<wide_t<Int>> stage_plan_copy_count<Int>(const Int&, const Int&, const Int&, const Topology<Int>&); \
+  template std::optional<Failure> stage_plan_range_into<Int>(std::vector<StageCopy<Int>>&, const Int&, const Int&,    \
+                                                             const Int&, const Topology<Int>&, const wide_t<Int>&,     \
+                                                             const wide_t<Int>&);                                     \
   template Outcome<DuplicateHeadFactors<Int>> duplicate_head_factors<Int>(const Int&, const Int&, const Int&, bool,   \
                                                                           AttentionDp);                              \
   template Outcome<bool> whole_block_copy_allowed<Int>(const Int&, const Int&, const Int&, bool, AttentionDp);       \

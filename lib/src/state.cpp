@@ -168,17 +168,26 @@ Wide<Int> plan_copy_count(const RankState<Int>& prefill, const Int& P, const Int
 
 // §16.2's overlap rule: the copies to decode units [a_d, a_d + width_d) (at
 // local unit dst_loc) from the prefill ranks each holding `width_p` units
-// (rank p from p * width_p, at local unit src_loc), in ascending order.
+// (rank p from p * width_p, at local unit src_loc), in ascending order. `at`
+// is the plan index of the first of them, advanced past the last; only those
+// with an index in [first, end) are appended, the ones before `first` skipped
+// in one step, so a range costs its own length.
 template <ModelInt Int>
 void append_overlaps(std::vector<StateCopy<Int>>& out, std::uint8_t segment, const char* name, const U<Int>& a_d,
-                     const U<Int>& width_d, const U<Int>& dst_loc, const U<Int>& width_p, const U<Int>& src_loc) {
+                     const U<Int>& width_d, const U<Int>& dst_loc, const U<Int>& width_p, const U<Int>& src_loc,
+                     U<Int>& at, const U<Int>& first, const U<Int>& end) {
   const U<Int> b_d = a_d + width_d;
-  for (U<Int> a_p = a_d / width_p * width_p; a_p < b_d; a_p += width_p) {
+  const U<Int> lowest = a_d / width_p;
+  const U<Int> after = at + ((b_d + width_p - 1) / width_p - lowest);  // one copy per prefill rank met
+  const U<Int> skipped = at < first ? std::min(U<Int>(first - at), U<Int>(after - at)) : U<Int>(0);
+  at += skipped;
+  for (U<Int> a_p = (lowest + skipped) * width_p; a_p < b_d && at < end; a_p += width_p, ++at) {
     const U<Int> x = std::max(a_d, a_p);
     const U<Int> y = std::min(b_d, U<Int>(a_p + width_p));
     out.push_back({segment, name, int_of<Int>(U<Int>(a_p / width_p)), U<Int>(src_loc + (x - a_p)),
                    U<Int>(dst_loc + (x - a_d)), U<Int>(y - x)});
   }
+  at = after;
 }
 
 // What state_plan and state_served check before the rank: positive sizes, dims, config.
@@ -274,33 +283,62 @@ Outcome<std::vector<SegmentRange<Int>>> segments(const Int& r, const Int& T, con
   return out;
 }
 
+// The checks of state_plan, in its order, and its copy count: the failure, or nothing.
 template <ModelInt Int>
-std::optional<Failure> state_plan_into(std::vector<StateCopy<Int>>& copies, const Int& d, const Int& P, const Int& D,
-                                       const StateDims<Int>& dims) {
-  copies.clear();
+std::optional<Failure> check_state_plan(const Int& d, const Int& P, const Int& D, const StateDims<Int>& dims) {
   if (auto bad = check_sizes_and_dims(P, D, dims)) return bad;
   if (d < 0 || d >= D) return msg::rank_out_of_range("decode_tp_rank", d, D);
   if (auto bad = check_both_sides(P, D, dims)) return bad;
   if (const Outcome<Int> ratio = tp_ratio(D, P); !ratio.ok()) return ratio.failure();  // decode is the local side
+  const Wide<Int> count = plan_copy_count(owned(P, dims), P, D);
+  if (count > kMaxStateListed) return msg::too_long_to_list("state plan of decode_tp_rank ", d, count, kMaxStateListed);
+  return std::nullopt;
+}
+
+template <ModelInt Int>
+Outcome<wide_t<Int>> state_plan_copy_count(const Int& d, const Int& P, const Int& D, const StateDims<Int>& dims) {
+  if (std::optional<Failure> bad = check_state_plan(d, P, D, dims)) return *std::move(bad);
+  return plan_copy_count(owned(P, dims), P, D);
+}
+
+template <ModelInt Int>
+std::optional<Failure> state_plan_range_into(std::vector<StateCopy<Int>>& copies, const Int& d, const Int& P,
+                                             const Int& D, const StateDims<Int>& dims, const units_t<Int>& first,
+                                             const units_t<Int>& count) {
+  copies.clear();
+  if (std::optional<Failure> bad = check_state_plan(d, P, D, dims)) return bad;
   const RankState<Int> prefill = owned(P, dims);
   const RankState<Int> decode = owned(D, dims);
-  const Wide<Int> count = plan_copy_count(prefill, P, D);
-  if (count > kMaxStateListed) return msg::too_long_to_list("state plan of decode_tp_rank ", d, count, kMaxStateListed);
-  copies.reserve(static_cast<std::size_t>(count));
+  const U<Int> end = first + count;
+  const Wide<Int> total = plan_copy_count(prefill, P, D);  // at most kMaxStateListed: checked
+  copies.reserve(std::min(static_cast<std::size_t>(total),
+                          static_cast<std::size_t>(std::min(count, U<Int>(kMaxStateListed)))));
+  U<Int> at{0};  // the plan index of the next copy
   for (std::size_t s = 0; s < prefill.segment_count; ++s) {
     const ConvSegment<Int>& from = prefill.conv[s];
     const ConvSegment<Int>& to = decode.conv[s];
     const auto index = static_cast<std::uint8_t>(s);
     if (from.replicated) {
       // d takes the whole segment once, from the first rank of its window (§6's anchor).
-      copies.push_back({index, from.name, mul_floor_div<Int>(d, P, D), from.loc, to.loc, from.full});
+      if (at >= first && at < end) {
+        copies.push_back({index, from.name, mul_floor_div<Int>(d, P, D), from.loc, to.loc, from.full});
+      }
+      ++at;
     } else {
-      append_overlaps<Int>(copies, index, from.name, decode.start(d, s), to.width, to.loc, from.width, from.loc);
+      append_overlaps<Int>(copies, index, from.name, decode.start(d, s), to.width, to.loc, from.width, from.loc, at,
+                           first, end);
     }
   }
   append_overlaps<Int>(copies, static_cast<std::uint8_t>(prefill.segment_count), kSsmSegment,
-                       units(decode.first_head(d)), units(decode.h_loc), U<Int>(0), units(prefill.h_loc), U<Int>(0));
+                       units(decode.first_head(d)), units(decode.h_loc), U<Int>(0), units(prefill.h_loc), U<Int>(0), at,
+                       first, end);
   return std::nullopt;
+}
+
+template <ModelInt Int>
+std::optional<Failure> state_plan_into(std::vector<StateCopy<Int>>& copies, const Int& d, const Int& P, const Int& D,
+                                       const StateDims<Int>& dims) {
+  return state_plan_range_into(copies, d, P, D, dims, U<Int>(0), U<Int>(kMaxStateListed));
 }
 
 template <ModelInt Int>
@@ -345,6 +383,10 @@ Outcome<None> state_pairing(const Int& LP, const Int& LD, const Int& ECP, const 
   template Outcome<std::vector<SegmentRange<Int>>> segments<Int>(const Int&, const Int&, const StateDims<Int>&);    \
   template std::optional<Failure> state_plan_into<Int>(std::vector<StateCopy<Int>>&, const Int&, const Int&,        \
                                                        const Int&, const StateDims<Int>&);                          \
+  template std::optional<Failure> state_plan_range_into<Int>(std::vector<StateCopy<Int>>&, const Int&, const Int&,  \
+                                                             const Int&, const StateDims<Int>&, const units_t<Int>&, \
+                                                             const units_t<Int>&);                                      \
+  template Outcome<wide_t<Int>> state_plan_copy_count<Int>(const Int&, const Int&, const Int&, const StateDims<Int>&); \
   template Outcome<std::vector<StateCopy<Int>>> state_plan<Int>(const Int&, const Int&, const Int&,                 \
                                                                 const StateDims<Int>&);                             \
   template Outcome<Window<Int>> state_served<Int>(const Int&, const Int&, const Int&, const StateDims<Int>&);       \

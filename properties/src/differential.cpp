@@ -13,6 +13,9 @@
 #include <array>
 #include <span>
 #include <stdexcept>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "declare.hpp"
 #include "support.hpp"
@@ -22,6 +25,7 @@
 #include "tpcheck/operations.hpp"
 #include "tpcheck/render.hpp"
 #include "tpcheck/stages.hpp"
+#include "tpcheck/state.hpp"
 
 TPCHECK_DECLARATIONS(differential)
 
@@ -99,6 +103,122 @@ Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::in
                     " in cpp_int");
   }
   return holds();
+}
+
+// The family whose F_state_plan is operation `op`, if any.
+std::optional<StateFamily> state_plan_family(std::size_t op) {
+  static const std::array<std::size_t, kStateFamilies.size()> plan_ops = [] {
+    std::array<std::size_t, kStateFamilies.size()> ops{};
+    for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = *operation_index(state_operation_names(kStateFamilies[i])[2]);
+    return ops;
+  }();
+  for (std::size_t i = 0; i < plan_ops.size(); ++i) {
+    if (plan_ops[i] == op) return kStateFamilies[i];
+  }
+  return std::nullopt;
+}
+
+// F_state_plan's DIMS, after (d, P, D) in its arguments.
+template <class Int>
+StateDims<Int> state_plan_dims(StateFamily family, const std::array<Int, kMaxArity>& a) {
+  StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
+  for (std::size_t i = 0; i < state_dim_count(family); ++i) dims.v[i] = a[3 + i];
+  return dims;
+}
+
+// A list longer than the walk's budget (the fuzzers), compared as
+// plan_agrees_where_walked compares a §6 plan: its length in both models,
+// then the elements the walk visits, each run listed by range in both.
+// `count(type)` and `range(type, buffer, first, length)` call the model in
+// the type std::type_identity names; `lift` widens a narrow element. Listed
+// whole, a state plan (up to 4 * P / D copies) or a stage plan (stages times
+// a §6 plan) costs one input up to a second in cpp_int.
+template <class Narrow, class Count, class Range, class Lift>
+Verdict list_agrees_where_walked(const std::string& what, std::int64_t count, const Count& count_in,
+                                 const Range& range_in, const Lift& lift) {
+  const std::string type(model_type_name<Narrow>());
+  const auto narrow_count = count_in(std::type_identity<Narrow>{});
+  const auto big_count = count_in(std::type_identity<BigInt>{});
+  if (!narrow_count.ok() || !big_count.ok() || widen(narrow_count.value()) != big_count.value()) {
+    const auto told = [](const auto& n) { return n.ok() ? render(n.value()) : render(n.failure()); };
+    return violated(what + " has " + told(narrow_count) + " elements in " + type + " but " + told(big_count) +
+                    " in cpp_int");
+  }
+  using NarrowList = std::remove_reference_t<decltype(*range_in(std::type_identity<Narrow>{}, 0, 0).second)>;
+  using BigList = std::remove_reference_t<decltype(*range_in(std::type_identity<BigInt>{}, 0, 0).second)>;
+  const WalkedRuns<std::int64_t> walked = walked_runs(std::int64_t{0}, count);
+  for (std::size_t i = 0; i < walked.count; ++i) {
+    const Span<std::int64_t>& run = walked.runs[i];
+    const auto [narrow_failed, narrow_list] = range_in(std::type_identity<Narrow>{}, run.first, run.end - run.first);
+    const auto [big_failed, big_list] = range_in(std::type_identity<BigInt>{}, run.first, run.end - run.first);
+    const NarrowList& narrow_items = *narrow_list;
+    const BigList& big_items = *big_list;
+    bool same = narrow_failed.has_value() == big_failed.has_value() && narrow_items.size() == big_items.size();
+    if (same && narrow_failed) same = *narrow_failed == *big_failed;
+    for (std::size_t j = 0; same && j < narrow_items.size(); ++j) same = lift(narrow_items[j]) == big_items[j];
+    if (same) continue;
+    const auto listed = [](const std::optional<Failure>& failed, const auto& items) {
+      return failed ? render(*failed) : render(items);
+    };
+    return violated(what + " elements [" + render(run.first) + ", " + render(run.end) + ") are " +
+                    listed(narrow_failed, narrow_items) + " in " + type + " but " + listed(big_failed, big_items) +
+                    " in cpp_int");
+  }
+  return holds();
+}
+
+// A family's state plan, (d, P, D, DIMS...), compared where walked.
+template <class Narrow>
+Verdict state_plan_agrees_where_walked(StateFamily family, const std::array<Narrow, kMaxArity>& a,
+                                       std::int64_t count) {
+  const auto args = [&](auto type) {
+    using Int = typename decltype(type)::type;
+    StateDims<Int> dims{family, {}};
+    for (std::size_t i = 0; i < kMaxStateDims; ++i) dims.v[i] = Int(widen(state_plan_dims(family, a).v[i]));
+    return std::tuple<Int, Int, Int, StateDims<Int>>{Int(widen(a[0])), Int(widen(a[1])), Int(widen(a[2])), dims};
+  };
+  return list_agrees_where_walked<Narrow>(
+      call(state_operation_names(family)[2].c_str(), a[0], a[1], a[2]), count,
+      [&](auto type) {
+        const auto [d, P, D, dims] = args(type);
+        return state_plan_copy_count(d, P, D, dims);
+      },
+      [&](auto type, std::int64_t first, std::int64_t length) {
+        using Int = typename decltype(type)::type;
+        thread_local std::vector<StateCopy<Int>> copies;
+        const auto [d, P, D, dims] = args(type);
+        return std::pair{state_plan_range_into(copies, d, P, D, dims, units_t<Int>(first), units_t<Int>(length)),
+                         &copies};
+      },
+      [](const StateCopy<Narrow>& n) {
+        return StateCopy<BigInt>{n.segment, n.name, widen(n.p), widen(n.src), widen(n.dst), widen(n.n)};
+      });
+}
+
+// stage_plan's (s, d, c, P, D, H, MLA, PREFILL_PP_LAYERS, DECODE_PP_LAYERS,
+// PREFILL_ADP, DECODE_ADP), compared where walked.
+template <class Narrow>
+Verdict stage_plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::int64_t count) {
+  const auto topology = [&](auto type) {
+    using Int = typename decltype(type)::type;
+    const auto in = [&](std::size_t i) { return Int(widen(a[i])); };
+    return Topology<Int>{in(3), in(4), in(5), a[6] != 0, split_of_code(in(7)), split_of_code(in(8)),
+                         {a[9] != 0, a[10] != 0}};
+  };
+  const auto in = [&](auto type, std::size_t i) { return typename decltype(type)::type(widen(a[i])); };
+  return list_agrees_where_walked<Narrow>(
+      call("stage_plan", a[0], a[1], a[2]), count,
+      [&](auto type) { return stage_plan_copy_count(in(type, 0), in(type, 1), in(type, 2), topology(type)); },
+      [&](auto type, std::int64_t first, std::int64_t length) {
+        using Int = typename decltype(type)::type;
+        thread_local std::vector<StageCopy<Int>> copies;
+        return std::pair{stage_plan_range_into(copies, in(type, 0), in(type, 1), in(type, 2), topology(type),
+                                               wide_t<Int>(first), wide_t<Int>(length)),
+                         &copies};
+      },
+      [](const StageCopy<Narrow>& n) {
+        return StageCopy<BigInt>{widen(n.source), widen(n.lo), widen(n.hi), {widen(n.layers.first), widen(n.layers.end)}};
+      });
 }
 
 // How many ranks stage_window (or, `served`, stage_served) would list on these
@@ -182,6 +302,31 @@ Verdict narrow_agree(std::size_t drawn_op, const Int* values, KindMask* kinds) {
         if (Verdict v = plan_agrees_where_walked(*args16, n.value()); v.is_violated()) return v;
       }
       return plan_agrees_where_walked(a, n.value());
+    }
+  }
+  if (const std::optional<StateFamily> family = state_plan_family(drawn_op); family && !walks_every_element()) {
+    const std::array<std::int64_t, kMaxArity>& a = *args64;
+    const auto n = state_plan_copy_count(a[0], a[1], a[2], state_plan_dims(*family, a));
+    if (n.ok() && n.value() > current_walk().budget) {
+      const auto count = static_cast<std::int64_t>(n.value());  // at most kMaxStateListed: state_plan lists it
+      if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
+        if (Verdict v = state_plan_agrees_where_walked(*family, *args16, count); v.is_violated()) return v;
+      }
+      return state_plan_agrees_where_walked(*family, a, count);
+    }
+  }
+  static const std::size_t stage_plan_op = *operation_index("stage_plan");
+  if (drawn_op == stage_plan_op && !walks_every_element()) {
+    const std::array<std::int64_t, kMaxArity>& a = *args64;
+    const Topology<std::int64_t> t{a[3], a[4], a[5], a[6] != 0, split_of_code(a[7]), split_of_code(a[8]),
+                                   {a[9] != 0, a[10] != 0}};
+    const auto n = stage_plan_copy_count(a[0], a[1], a[2], t);
+    if (n.ok() && n.value() > current_walk().budget) {
+      const auto count = static_cast<std::int64_t>(n.value());  // at most kMaxListed: stage_plan lists it
+      if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
+        if (Verdict v = stage_plan_agrees_where_walked(*args16, count); v.is_violated()) return v;
+      }
+      return stage_plan_agrees_where_walked(a, count);
     }
   }
   const std::size_t op = affordable(drawn_op, *args64);

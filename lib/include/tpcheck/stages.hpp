@@ -159,6 +159,20 @@ Outcome<std::vector<WideSpan<Int>>> stage_served_spans(const Int& u, const Int& 
 template <ModelInt Int>
 Outcome<std::vector<StageCopy<Int>>> stage_plan(const Int& s, const Int& d, const Int& c, const Topology<Int>& t);
 
+// The same plan's copies [first, first + count) (fewer where it ends first),
+// written to `copies` (cleared first): each stage's run read from the §6 plan
+// by plan_range_into, so a caller that looks at a few copies of a long plan
+// (the fuzzers' walks) does not list all of them. stage_plan is this range
+// over the whole plan. Fails as stage_plan().
+template <ModelInt Int>
+std::optional<Failure> stage_plan_range_into(std::vector<StageCopy<Int>>& copies, const Int& s, const Int& d,
+                                             const Int& c, const Topology<Int>& t, const wide_t<Int>& first,
+                                             const wide_t<Int>& count);
+
+// How many copies stage_plan has, without listing them; fails as stage_plan().
+template <ModelInt Int>
+Outcome<wide_t<Int>> stage_plan_copy_count(const Int& s, const Int& d, const Int& c, const Topology<Int>& t);
+
 // §15.0 dup and peer_dup: F(side) = kv_heads_per_rank * T' (T' under ADP),
 // prefill = max(1, F(prefill) // F(decode)), decode = max(1, F(decode) //
 // F(prefill)). Fails: "prefill tp_size {P} must be positive", the same for

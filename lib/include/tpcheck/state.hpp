@@ -197,6 +197,20 @@ template <ModelInt Int>
 std::optional<Failure> state_plan_into(std::vector<StateCopy<Int>>& copies, const Int& d, const Int& P, const Int& D,
                                        const StateDims<Int>& dims);
 
+// §16.2 copies [first, first + count) of the same plan (fewer where the plan
+// ends first) written to `copies` as state_plan_into does, the ones before
+// `first` skipped without being computed, so a caller that looks at a few
+// copies of a long plan (the fuzzers' walks) does not list all of them.
+// state_plan_into is this range over the whole plan. Fails as state_plan().
+template <ModelInt Int>
+std::optional<Failure> state_plan_range_into(std::vector<StateCopy<Int>>& copies, const Int& d, const Int& P,
+                                             const Int& D, const StateDims<Int>& dims, const units_t<Int>& first,
+                                             const units_t<Int>& count);
+
+// §16.2 how many copies state_plan(F, d, ...) has, without listing them; fails as state_plan().
+template <ModelInt Int>
+Outcome<wide_t<Int>> state_plan_copy_count(const Int& d, const Int& P, const Int& D, const StateDims<Int>& dims);
+
 // §16.2 state_served(F, p, P, D, DIMS): the decode ranks with a copy from
 // prefill rank p, ascending (window(p, P, D)). Fails as state_plan with
 // "prefill_tp_rank {p} must be in [0, {P})", tp_ratio(P, D) and "state served
