@@ -63,87 +63,13 @@ Verdict agrees(std::size_t op, const std::array<Narrow, kMaxArity>& args) {
   return violated(narrow_disagreement<Narrow>(op, used));
 }
 
-// A listed outcome (a window, a plan) costs its length in both models, up to
-// kMaxListed (2^20) elements; a list too long to list at all is compared as
-// is: its error is cheap. A plan longer than the walk's budget (the fuzzers)
-// is compared as the walk sees it: its copy count, and the copies the walk
-// visits (walked_runs over its copy indices), each run listed by
-// plan_range_into in both models. Its copies are computed one by one
-// (products that may overflow near the last), so every copy is compared
-// somewhere: the fuzzer moves the walk.
-template <class Narrow>
-Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::int64_t count) {
-  static const std::size_t count_op = *operation_index("plan_copy_count");
-  if (Verdict v = agrees(count_op, a); !v.held()) return v;
-  const bool mla = a[4] != 0;
-  const std::array<BigInt, 4> big{widen(a[0]), widen(a[1]), widen(a[2]), widen(a[3])};
-  thread_local Plan<Narrow> narrow_copies;
-  thread_local Plan<BigInt> big_copies;
-  const WalkedRuns<std::int64_t> walked = walked_runs(std::int64_t{0}, count);
-  for (std::size_t i = 0; i < walked.count; ++i) {
-    const Span<std::int64_t>& run = walked.runs[i];
-    const std::int64_t length = run.end - run.first;
-    const std::optional<Failure> narrow_failed = plan_range_into(narrow_copies, a[0], a[1], a[2], a[3], mla,
-                                                                 Narrow(run.first), Narrow(length));
-    const std::optional<Failure> big_failed =
-        plan_range_into(big_copies, big[0], big[1], big[2], big[3], mla, BigInt(run.first), BigInt(length));
-    bool same = narrow_failed.has_value() == big_failed.has_value() && narrow_copies.size() == big_copies.size();
-    if (same && narrow_failed) same = *narrow_failed == *big_failed;
-    for (std::size_t j = 0; same && j < narrow_copies.size(); ++j) {
-      const Copy<Narrow>& n = narrow_copies[j];
-      same = Copy<BigInt>{widen(n.p), widen(n.lo), widen(n.hi)} == big_copies[j];
-    }
-    if (same) continue;
-    const auto listed = [](const std::optional<Failure>& failed, const auto& copies) {
-      return failed ? render(*failed) : render(copies);
-    };
-    return violated(call("plan", a[0], a[1], a[2], a[3], mla) + " copies [" + render(run.first) + ", " +
-                    render(run.end) + ") are " + listed(narrow_failed, narrow_copies) + " in " +
-                    std::string(model_type_name<Narrow>()) + " but " + listed(big_failed, big_copies) +
-                    " in cpp_int");
-  }
-  return holds();
-}
-
-// The family whose F_state_plan is operation `op`, if any.
-std::optional<StateFamily> state_plan_family(std::size_t op) {
-  static const std::array<std::size_t, kStateFamilies.size()> plan_ops = [] {
-    std::array<std::size_t, kStateFamilies.size()> ops{};
-    for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = *operation_index(state_operation_names(kStateFamilies[i])[2]);
-    return ops;
-  }();
-  for (std::size_t i = 0; i < plan_ops.size(); ++i) {
-    if (plan_ops[i] == op) return kStateFamilies[i];
-  }
-  return std::nullopt;
-}
-
-// F_state_plan's DIMS, after (d, P, D) in its arguments.
-template <class Int>
-StateDims<Int> state_plan_dims(StateFamily family, const std::array<Int, kMaxArity>& a) {
-  StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
-  for (std::size_t i = 0; i < state_dim_count(family); ++i) dims.v[i] = a[3 + i];
-  return dims;
-}
-
-// A list longer than the walk's budget (the fuzzers), compared as
-// plan_agrees_where_walked compares a §6 plan: its length in both models,
-// then the elements the walk visits, each run listed by range in both.
-// `count(type)` and `range(type, buffer, first, length)` call the model in
-// the type std::type_identity names; `lift` widens a narrow element. Listed
-// whole, a state plan (up to 4 * P / D copies) or a stage plan (stages times
-// a §6 plan) costs one input up to a second in cpp_int.
-template <class Narrow, class Count, class Range, class Lift>
-Verdict list_agrees_where_walked(const std::string& what, std::int64_t count, const Count& count_in,
-                                 const Range& range_in, const Lift& lift) {
+// The elements of a list of `count` as the walk visits them
+// (walked_runs over its indices), each run listed by range in both models:
+// `range(type, first, length)` lists in the type std::type_identity names
+// and gives (its failure, its list), `lift` widens a narrow element.
+template <class Narrow, class Range, class Lift>
+Verdict runs_agree_where_walked(const std::string& what, std::int64_t count, const Range& range_in, const Lift& lift) {
   const std::string type(model_type_name<Narrow>());
-  const auto narrow_count = count_in(std::type_identity<Narrow>{});
-  const auto big_count = count_in(std::type_identity<BigInt>{});
-  if (!narrow_count.ok() || !big_count.ok() || widen(narrow_count.value()) != big_count.value()) {
-    const auto told = [](const auto& n) { return n.ok() ? render(n.value()) : render(n.failure()); };
-    return violated(what + " has " + told(narrow_count) + " elements in " + type + " but " + told(big_count) +
-                    " in cpp_int");
-  }
   using NarrowList = std::remove_reference_t<decltype(*range_in(std::type_identity<Narrow>{}, 0, 0).second)>;
   using BigList = std::remove_reference_t<decltype(*range_in(std::type_identity<BigInt>{}, 0, 0).second)>;
   const WalkedRuns<std::int64_t> walked = walked_runs(std::int64_t{0}, count);
@@ -167,14 +93,83 @@ Verdict list_agrees_where_walked(const std::string& what, std::int64_t count, co
   return holds();
 }
 
+// A listed outcome (a window, a plan) costs its length in both models, up to
+// kMaxListed (2^20) elements; a list too long to list at all is compared as
+// is: its error is cheap. A plan longer than the walk's budget (the fuzzers)
+// is compared as the walk sees it: its copy count, and the copies the walk
+// visits (walked_runs over its copy indices), each run listed by
+// plan_range_into in both models. Its copies are computed one by one
+// (products that may overflow near the last), so every copy is compared
+// somewhere: the fuzzer moves the walk.
+template <class Narrow>
+Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::int64_t count) {
+  static const std::size_t count_op = *operation_index("plan_copy_count");
+  if (Verdict v = agrees(count_op, a); !v.held()) return v;
+  const bool mla = a[4] != 0;
+  return runs_agree_where_walked<Narrow>(
+      call("plan", a[0], a[1], a[2], a[3], mla), count,
+      [&](auto type, std::int64_t first, std::int64_t length) {
+        using Int = typename decltype(type)::type;
+        thread_local Plan<Int> copies;
+        const std::optional<Failure> failed = plan_range_into(copies, Int(widen(a[0])), Int(widen(a[1])),
+                                                              Int(widen(a[2])), Int(widen(a[3])), mla, Int(first),
+                                                              Int(length));
+        return std::pair{failed, &copies};
+      },
+      [](const Copy<Narrow>& n) { return Copy<BigInt>{widen(n.p), widen(n.lo), widen(n.hi)}; });
+}
+
+// The family whose F_state_plan is operation `op`, if any.
+std::optional<StateFamily> state_plan_family(std::size_t op) {
+  static const std::array<std::size_t, kStateFamilies.size()> plan_ops = [] {
+    std::array<std::size_t, kStateFamilies.size()> ops{};
+    for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = *operation_index(state_operation_names(kStateFamilies[i])[2]);
+    return ops;
+  }();
+  for (std::size_t i = 0; i < plan_ops.size(); ++i) {
+    if (plan_ops[i] == op) return kStateFamilies[i];
+  }
+  return std::nullopt;
+}
+
+// F_state_plan's DIMS, after (d, P, D) in its arguments.
+template <class Int>
+StateDims<Int> state_plan_dims(StateFamily family, const std::array<Int, kMaxArity>& a) {
+  StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
+  for (std::size_t i = 0; i < state_dim_count(family); ++i) dims.v[i] = a[3 + i];
+  return dims;
+}
+
+
+// A list longer than the walk's budget (the fuzzers), compared as
+// plan_agrees_where_walked compares a §6 plan: its length in both models,
+// then the elements the walk visits (runs_agree_where_walked).
+// `count(type)` and `range(type, buffer, first, length)` call the model in
+// the type std::type_identity names; `lift` widens a narrow element. Listed
+// whole, a state plan (up to 4 * P / D copies) or a stage plan (stages times
+// a §6 plan) costs one input up to a second in cpp_int.
+template <class Narrow, class Count, class Range, class Lift>
+Verdict list_agrees_where_walked(const std::string& what, std::int64_t count, const Count& count_in,
+                                 const Range& range_in, const Lift& lift) {
+  const auto narrow_count = count_in(std::type_identity<Narrow>{});
+  const auto big_count = count_in(std::type_identity<BigInt>{});
+  if (!narrow_count.ok() || !big_count.ok() || widen(narrow_count.value()) != big_count.value()) {
+    const auto told = [](const auto& n) { return n.ok() ? render(n.value()) : render(n.failure()); };
+    return violated(what + " has " + told(narrow_count) + " elements in " + std::string(model_type_name<Narrow>()) +
+                    " but " + told(big_count) + " in cpp_int");
+  }
+  return runs_agree_where_walked<Narrow>(what, count, range_in, lift);
+}
+
 // A family's state plan, (d, P, D, DIMS...), compared where walked.
 template <class Narrow>
 Verdict state_plan_agrees_where_walked(StateFamily family, const std::array<Narrow, kMaxArity>& a,
                                        std::int64_t count) {
+  const StateDims<Narrow> narrow_dims = state_plan_dims(family, a);
   const auto args = [&](auto type) {
     using Int = typename decltype(type)::type;
     StateDims<Int> dims{family, {}};
-    for (std::size_t i = 0; i < kMaxStateDims; ++i) dims.v[i] = Int(widen(state_plan_dims(family, a).v[i]));
+    for (std::size_t i = 0; i < kMaxStateDims; ++i) dims.v[i] = Int(widen(narrow_dims.v[i]));
     return std::tuple<Int, Int, Int, StateDims<Int>>{Int(widen(a[0])), Int(widen(a[1])), Int(widen(a[2])), dims};
   };
   return list_agrees_where_walked<Narrow>(
