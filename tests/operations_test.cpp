@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "model_test_support.hpp"
+#include "tpcheck/domain.hpp"
+#include "tpcheck/operation_domains.hpp"
 #include "tpcheck/operations.hpp"
+#include "tpcheck/render.hpp"
 #include "tpcheck/state.hpp"
 
 namespace tpcheck::test {
@@ -185,6 +188,40 @@ TEST(Operations, EveryOperationGivesTheSpecValue) {
 
 // head_compatible is total: a non-positive size or head count shards nothing
 // (it used to divide by zero on H = 0).
+// failure_in asks an operation for its failure alone, which a listing
+// operation answers without its list (state_plan by its copy count,
+// state_served by its span, stage_plan by its copy count): on every case of
+// every operation's domain at a small bound, it fails exactly where the
+// operation does, with the same failure.
+TEST(Operations, TheFailureAloneIsTheFailureOfTheOutcome) {
+  const auto is_failure_text = [](const std::string& text) {
+    for (const ErrorKind k : {ErrorKind::ValueError, ErrorKind::NotImplementedError, ErrorKind::AssertionError}) {
+      if (text.starts_with(std::string(kind_name(k)) + ": ")) return true;
+    }
+    return false;
+  };
+  const std::vector<dom::OperationDomain>& domains = dom::operation_domains();
+  ASSERT_EQ(domains.size(), operation_infos().size());
+  for (std::size_t op = 0; op < domains.size(); ++op) {
+    std::int64_t failing = 0, succeeding = 0;
+    dom::for_each_case(domains[op].domain, dom::Bound{6, 8}, [&](const std::int64_t* values) {
+      std::vector<std::int64_t> args;
+      for (const int at : domains[op].position) args.push_back(values[at]);
+      const std::optional<Failure> failed = failure_in<std::int64_t>(op, args);
+      const std::string outcome = evaluate_in<std::int64_t>(op, args);
+      if (failed) {
+        ++failing;
+        EXPECT_EQ(outcome, render(*failed)) << operation_infos()[op].name;
+      } else {
+        ++succeeding;
+        EXPECT_FALSE(is_failure_text(outcome)) << operation_infos()[op].name << ": " << outcome;
+      }
+    });
+    EXPECT_GT(failing + succeeding, 0) << operation_infos()[op].name;
+    EXPECT_GT(succeeding, 0) << operation_infos()[op].name;
+  }
+}
+
 TEST(Operations, HeadCompatibleIsFalseOnNonPositiveInputProject) {
   EXPECT_EQ(run("head_compatible", {"4", "0"}), "False");
   EXPECT_EQ(run("head_compatible", {"0", "4"}), "False");

@@ -7,7 +7,9 @@
 #include <tuple>
 #include <vector>
 
+#include "tpcheck/domain.hpp"
 #include "tpcheck/invariants.hpp"
+#include "tpcheck/registry.hpp"
 
 namespace tpcheck::test {
 namespace {
@@ -123,6 +125,48 @@ TEST(Walk, BudgetedPlanChecksGiveTheWholePlansVerdict) {
     }
   }
   EXPECT_GT(longer_than_budget, 100);
+}
+
+TEST(Walk, AListWalkedInsideAnotherIsWalkedAtItsEndsAndTheChosenElement) {
+  const ScopedWalk walk(Walk{5, chosen(4)});
+  std::vector<std::vector<std::int64_t>> inner;
+  const inv::Verdict v = inv::walk_range(std::int64_t{10}, std::int64_t{30}, [&](const std::int64_t&) {
+    inner.push_back(visited<std::int64_t>(0, 20));
+    return inv::holds();
+  });
+  EXPECT_TRUE(v.held());
+  ASSERT_EQ(inner.size(), 5U);  // the outer list: 10, 14, 15, 16, 29
+  for (const auto& seen : inner) EXPECT_EQ(seen, (std::vector<std::int64_t>{0, 4, 19}));
+  EXPECT_EQ(inv::current_walk().budget, 5);  // the outer budget again after the walk
+  EXPECT_EQ(visited<std::int64_t>(10, 30), (std::vector<std::int64_t>{10, 14, 15, 16, 29}));
+}
+
+// StateFanInMatchesTheCopies sums over every rank without a budget and checks
+// counts at the walked ranks with one: on every case of its sweep, with the
+// walk at every rank, both give the same verdict, and some sides are longer
+// than the budget (so the counts at walked ranks were what decided).
+TEST(Walk, BudgetedStateFanInGivesTheWholeVerdict) {
+  const inv::Entry* e = inv::find_entry("StateFanInMatchesTheCopies");
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->domains.size(), 1U);
+  constexpr std::int64_t kBudget = 4;
+  std::int64_t held = 0, longer_than_budget = 0;
+  dom::for_each_case(e->domains[0], dom::Bound{8, 16}, [&](const std::int64_t* values) {
+    inv::KindMask kinds = 0;
+    const inv::Verdict whole = e->check(0, values, &kinds);
+    ASSERT_FALSE(whole.is_violated()) << whole.message();
+    if (!whole.held()) return;
+    ++held;
+    const std::int64_t P = values[1], D = values[2];  // (family, P, D, dims...)
+    if (std::max(P, D) > kBudget) ++longer_than_budget;
+    for (std::uint64_t at = 0; at < static_cast<std::uint64_t>(std::max(P, D)); ++at) {
+      const ScopedWalk walk(Walk{kBudget, chosen(at)});
+      const inv::Verdict walked = e->check(0, values, &kinds);
+      EXPECT_EQ(walked.state(), whole.state()) << "P=" << P << " D=" << D << " at=" << at << ": " << walked.message();
+    }
+  });
+  EXPECT_GT(held, 100);
+  EXPECT_GT(longer_than_budget, 50);
 }
 
 TEST(Walk, AScopeRestoresTheWalkBefore) {

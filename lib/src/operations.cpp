@@ -228,7 +228,9 @@ void add_state_operations(std::vector<Operation>& t) {
                    // Its count fails as it does, without listing up to 2^20 copies.
                    [f](const auto& a) { return state_plan_copy_count(a[0], a[1], a[2], dims_of(f, a, 3)); }));
     t.push_back(op(names[3], with_dims({rank_of("p", 1), size("P"), size("D")}, f),
-                   [f](const auto& a) { return state_served(a[0], a[1], a[2], dims_of(f, a, 3)); }));
+                   [f](const auto& a) { return state_served(a[0], a[1], a[2], dims_of(f, a, 3)); },
+                   // Its span fails as it does, without listing up to 2^20 ranks.
+                   [f](const auto& a) { return state_served_span(a[0], a[1], a[2], dims_of(f, a, 3)); }));
   }
   const std::vector<Param> pairing = {{"LP", Role::ConvWindow},  {"LD", Role::ConvWindow, 0},
                                       {"ECP", Role::ElementSize}, {"ECD", Role::ElementSize, 2},
@@ -309,7 +311,9 @@ const std::vector<Operation>& table() {
       std::vector<Param> p = request_params("s", 8, "d", 4, "c", 3, 9);
       p.insert(p.end(), {size("P"), size("D"), heads_param(), mla()});
       t.push_back(op("stage_plan", with_stages(p),
-                     [](const auto& a) { return stage_plan(a[0], a[1], a[2], topology(a, 3, 4, 5, 6, 7)); }));
+                     [](const auto& a) { return stage_plan(a[0], a[1], a[2], topology(a, 3, 4, 5, 6, 7)); },
+                     // Its count fails as it does, without listing up to 2^20 copies.
+                     [](const auto& a) { return stage_plan_copy_count(a[0], a[1], a[2], topology(a, 3, 4, 5, 6, 7)); }));
     }
     t.push_back(op("duplicate_head_factors", with_adp(sizing_params()), [](const auto& a) {
       return duplicate_head_factors(a[0], a[1], a[2], a[3] != 0, adp_of(a, 4));

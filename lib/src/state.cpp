@@ -349,7 +349,7 @@ Outcome<std::vector<StateCopy<Int>>> state_plan(const Int& d, const Int& P, cons
 }
 
 template <ModelInt Int>
-Outcome<Window<Int>> state_served(const Int& p, const Int& P, const Int& D, const StateDims<Int>& dims) {
+Outcome<Span<Int>> state_served_span(const Int& p, const Int& P, const Int& D, const StateDims<Int>& dims) {
   if (auto bad = check_sizes_and_dims(P, D, dims)) return *bad;
   if (p < 0 || p >= P) return msg::rank_out_of_range("prefill_tp_rank", p, P);
   if (auto bad = check_both_sides(P, D, dims)) return *bad;
@@ -358,6 +358,13 @@ Outcome<Window<Int>> state_served(const Int& p, const Int& P, const Int& D, cons
   if (!span.ok()) return span.failure();
   const Int n = span.value().end - span.value().first;
   if (n > kMaxStateListed) return msg::too_long_to_list("state served by prefill_tp_rank ", p, n, kMaxStateListed);
+  return span;
+}
+
+template <ModelInt Int>
+Outcome<Window<Int>> state_served(const Int& p, const Int& P, const Int& D, const StateDims<Int>& dims) {
+  const Outcome<Span<Int>> span = state_served_span(p, P, D, dims);
+  if (!span.ok()) return span.failure();
   return window(p, P, D);  // the same checks passed, and a list it does not refuse
 }
 
@@ -390,6 +397,7 @@ Outcome<None> state_pairing(const Int& LP, const Int& LD, const Int& ECP, const 
   template Outcome<std::vector<StateCopy<Int>>> state_plan<Int>(const Int&, const Int&, const Int&,                 \
                                                                 const StateDims<Int>&);                             \
   template Outcome<Window<Int>> state_served<Int>(const Int&, const Int&, const Int&, const StateDims<Int>&);       \
+  template Outcome<Span<Int>> state_served_span<Int>(const Int&, const Int&, const Int&, const StateDims<Int>&);     \
   template Outcome<None> state_pairing<Int>(const Int&, const Int&, const Int&, const Int&, const Int&, const Int&);
 TPCHECK_INSTANTIATE_MODEL(TPCHECK_STATE)
 

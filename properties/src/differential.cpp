@@ -119,20 +119,27 @@ Verdict plan_agrees_where_walked(const std::array<Narrow, kMaxArity>& a, std::in
       [](const Copy<Narrow>& n) { return Copy<BigInt>{widen(n.p), widen(n.lo), widen(n.hi)}; });
 }
 
-// The family whose F_state_plan is operation `op`, if any.
-std::optional<StateFamily> state_plan_family(std::size_t op) {
-  static const std::array<std::size_t, kStateFamilies.size()> plan_ops = [] {
-    std::array<std::size_t, kStateFamilies.size()> ops{};
-    for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = *operation_index(state_operation_names(kStateFamilies[i])[2]);
-    return ops;
+// The family whose state operation `which` (state_operation_names: 2
+// F_state_plan, 3 F_state_served) is operation `op`, if any.
+std::optional<StateFamily> state_family_of(std::size_t op, std::size_t which) {
+  static const std::array<std::array<std::size_t, kStateFamilies.size()>, 4> ops = [] {
+    std::array<std::array<std::size_t, kStateFamilies.size()>, 4> out{};
+    for (std::size_t w = 0; w < out.size(); ++w) {
+      for (std::size_t i = 0; i < kStateFamilies.size(); ++i) {
+        out[w][i] = *operation_index(state_operation_names(kStateFamilies[i])[w]);
+      }
+    }
+    return out;
   }();
-  for (std::size_t i = 0; i < plan_ops.size(); ++i) {
-    if (plan_ops[i] == op) return kStateFamilies[i];
+  for (std::size_t i = 0; i < kStateFamilies.size(); ++i) {
+    if (ops[which][i] == op) return kStateFamilies[i];
   }
   return std::nullopt;
 }
+std::optional<StateFamily> state_plan_family(std::size_t op) { return state_family_of(op, 2); }
+std::optional<StateFamily> state_served_family(std::size_t op) { return state_family_of(op, 3); }
 
-// F_state_plan's DIMS, after (d, P, D) in its arguments.
+// F_state_plan's and F_state_served's DIMS, after (d or p, P, D) in their arguments.
 template <class Int>
 StateDims<Int> state_plan_dims(StateFamily family, const std::array<Int, kMaxArity>& a) {
   StateDims<Int> dims{family, {Int(1), Int(1), Int(1), Int(1)}};
@@ -188,6 +195,28 @@ Verdict state_plan_agrees_where_walked(StateFamily family, const std::array<Narr
       [](const StateCopy<Narrow>& n) {
         return StateCopy<BigInt>{n.segment, n.name, widen(n.p), widen(n.src), widen(n.dst), widen(n.n)};
       });
+}
+
+// A family's state_served, (p, P, D, DIMS...), compared by its span
+// (state_served_span): its checks and failures, and the window it lists,
+// whose ranks are the span's one after the other, as `window` is compared by
+// window_span (affordable below). Listing 2^20 ranks in cpp_int cost one
+// input up to a second.
+template <class Narrow>
+Verdict state_served_span_agrees(StateFamily family, const std::array<Narrow, kMaxArity>& a) {
+  const StateDims<Narrow> narrow_dims = state_plan_dims(family, a);
+  StateDims<BigInt> big_dims{family, {}};
+  for (std::size_t i = 0; i < kMaxStateDims; ++i) big_dims.v[i] = widen(narrow_dims.v[i]);
+  const Outcome<Span<Narrow>> narrow = state_served_span(a[0], a[1], a[2], narrow_dims);
+  const Outcome<Span<BigInt>> big = state_served_span(widen(a[0]), widen(a[1]), widen(a[2]), big_dims);
+  const bool same = narrow.ok() == big.ok() &&
+                    (narrow.ok() ? widen(narrow.value().first) == big.value().first &&
+                                       widen(narrow.value().end) == big.value().end
+                                 : narrow.failure() == big.failure());
+  if (same) return holds();
+  const auto told = [](const auto& o) { return o.ok() ? render(o.value()) : render(o.failure()); };
+  return violated(call(state_operation_names(family)[3].c_str(), a[0], a[1], a[2]) + " lists the span " +
+                  told(narrow) + " in " + std::string(model_type_name<Narrow>()) + " but " + told(big) + " in cpp_int");
 }
 
 // stage_plan's (s, d, c, P, D, H, MLA, PREFILL_PP_LAYERS, DECODE_PP_LAYERS,
@@ -308,6 +337,17 @@ Verdict narrow_agree(std::size_t drawn_op, const Int* values, KindMask* kinds) {
         if (Verdict v = state_plan_agrees_where_walked(*family, *args16, count); v.is_violated()) return v;
       }
       return state_plan_agrees_where_walked(*family, a, count);
+    }
+  }
+  if (const std::optional<StateFamily> family = state_served_family(drawn_op)) {
+    const std::array<std::int64_t, kMaxArity>& a = *args64;
+    const std::int64_t longest = walks_every_element() ? kMaxWalked : current_walk().budget;
+    const Outcome<Span<std::int64_t>> w = window_span(a[0], a[1], a[2]);
+    if (w.ok() && w.value().end - w.value().first > longest) {
+      if (const auto args16 = arguments<std::int16_t>(drawn_op, values)) {
+        if (Verdict v = state_served_span_agrees(*family, *args16); v.is_violated()) return v;
+      }
+      return state_served_span_agrees(*family, a);
     }
   }
   static const std::size_t stage_plan_op = *operation_index("stage_plan");

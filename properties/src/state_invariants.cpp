@@ -501,32 +501,97 @@ TPCHECK_INVARIANT(StateServedIsTheWindow, "§16.4", RecurrentState,
     [](const auto& f, const auto& P, const auto& D, const auto& a, const auto& b, const auto& c, const auto& e,
        const auto& d, const auto& p) { return served_is_the_window(dims_of(f, a, b, c, e), P, D, d, p); });
 
+// The distinct prefill ranks a decode rank's plan copies from, sorted.
+template <ModelInt Int>
+void sources_of(const std::vector<StateCopy<Int>>& copies, std::vector<Int>& sources) {
+  sources.clear();
+  for (const StateCopy<Int>& c : copies) sources.push_back(c.p);
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+}
+
 template <ModelInt Int>
 Verdict fan_in_matches_copies(const StateDims<Int>& dims, const Int& P, const Int& D) {
   if (!sizing_loads(dims, P, D)) return vacuous(kNotLoadable);
   const Int expected = std::max(Int(1), floor_div<Int>(D, P));
-  U<Int> served_total = 0, sources_total = 0;
-  for (Int p = 0; p < P; ++p) {
-    const Outcome<Window<Int>> served = state_served(p, P, D, dims);
-    if (!served.ok()) return failed_on_valid("state_served of p = " + render(p), served.failure());
-    if (Int(static_cast<std::int64_t>(served.value().size())) != expected) {
-      return violated("state_served(" + render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) +
-                      ") = " + render(served.value()) + " has not max(1, D / P) = " + render(expected) + " ranks");
+  const auto served_of = [&](const Int& p, Verdict& otherwise) -> std::optional<Window<Int>> {
+    Outcome<Window<Int>> served = state_served(p, P, D, dims);
+    if (!served.ok()) {
+      otherwise = failed_on_valid("state_served of p = " + render(p), served.failure());
+      return std::nullopt;
     }
-    served_total += U<Int>(expected);
+    if (Int(static_cast<std::int64_t>(served.value().size())) != expected) {
+      otherwise = violated("state_served(" + render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) +
+                           ") = " + render(served.value()) + " has not max(1, D / P) = " + render(expected) + " ranks");
+      return std::nullopt;
+    }
+    return std::move(served).value();
+  };
+  thread_local std::vector<Int> sources;  // reused: a case allocates nothing once it has grown
+  if (walks_every_element()) {
+    // Every rank of both sides: the completions the prefill ranks wait for
+    // against the sources the decode ranks copy from, summed.
+    U<Int> served_total = 0, sources_total = 0;
+    for (Int p = 0; p < P; ++p) {
+      Verdict otherwise = holds();
+      if (!served_of(p, otherwise)) return otherwise;
+      served_total += U<Int>(expected);
+    }
+    for (Int d = 0; d < D; ++d) {
+      Verdict otherwise = holds();
+      const std::vector<StateCopy<Int>>* copies = listed_plan(d, P, D, dims, otherwise);
+      if (!copies) return otherwise;
+      sources_of(*copies, sources);
+      sources_total += U<Int>(static_cast<std::int64_t>(sources.size()));
+    }
+    if (served_total == sources_total) return holds();
+    return violated("the prefill ranks wait for " + render(served_total) + " completions, the decode ranks copy from " +
+                    render(sources_total) + " sources (" + render(P) + " -> " + render(D) + ", " + dims_text(dims) + ")");
   }
-  for (Int d = 0; d < D; ++d) {
+  // A budgeted walk counts at the ranks it visits: each prefill rank waits for
+  // max(1, D / P) completions, each decode rank copies from max(1, P / D)
+  // prefill ranks and each of them waits for it. On a divisible pair
+  // P * max(1, D / P) = D * max(1, P / D), so the sums meet. The waits are
+  // state_served's span (its ranks are the span's, as StateServedIsTheWindow
+  // checks listed), so a walked rank costs one listed plan.
+  const auto served_span_of = [&](const Int& p, Verdict& otherwise) -> std::optional<Span<Int>> {
+    const Outcome<Span<Int>> span = state_served_span(p, P, D, dims);
+    if (!span.ok()) {
+      otherwise = failed_on_valid("state_served_span of p = " + render(p), span.failure());
+      return std::nullopt;
+    }
+    return span.value();
+  };
+  const Verdict per_prefill_rank = walk_range(Int(0), P, [&](const Int& p) {
+    Verdict otherwise = holds();
+    const std::optional<Span<Int>> served = served_span_of(p, otherwise);
+    if (!served) return otherwise;
+    if (Int(served->end - served->first) == expected) return holds();
+    return violated("state_served(" + render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) +
+                    ") spans " + render(*served) + ", not max(1, D / P) = " + render(expected) + " ranks");
+  });
+  if (!per_prefill_rank.held()) return per_prefill_rank;
+  const Int sources_expected = std::max(Int(1), floor_div<Int>(P, D));
+  return walk_range(Int(0), D, [&](const Int& d) {
     Verdict otherwise = holds();
     const std::vector<StateCopy<Int>>* copies = listed_plan(d, P, D, dims, otherwise);
     if (!copies) return otherwise;
-    std::vector<Int> sources;
-    for (const StateCopy<Int>& c : *copies) sources.push_back(c.p);
-    std::sort(sources.begin(), sources.end());
-    sources_total += U<Int>(static_cast<std::int64_t>(std::unique(sources.begin(), sources.end()) - sources.begin()));
-  }
-  if (served_total == sources_total) return holds();
-  return violated("the prefill ranks wait for " + render(served_total) + " completions, the decode ranks copy from " +
-                  render(sources_total) + " sources (" + render(P) + " -> " + render(D) + ", " + dims_text(dims) + ")");
+    sources_of(*copies, sources);
+    if (Int(static_cast<std::int64_t>(sources.size())) != sources_expected) {
+      return violated(plan_call(d, P, D, dims) + " = " + render(*copies) + " copies from " + render(sources) +
+                      ", not max(1, P / D) = " + render(sources_expected) + " prefill ranks");
+    }
+    return walk_range(std::int64_t{0}, static_cast<std::int64_t>(sources.size()), [&](const std::int64_t& i) {
+      const Int& p = sources[static_cast<std::size_t>(i)];
+      Verdict failed = holds();
+      const std::optional<Span<Int>> served = served_span_of(p, failed);
+      if (!served) return failed;
+      if (d >= served->first && d < served->end) return holds();
+      return violated("decode rank " + render(d) + " copies from prefill rank " + render(p) + ", but state_served(" +
+                      render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) + ") spans " +
+                      render(*served) + ", without it");
+    });
+  });
 }
 
 TPCHECK_INVARIANT(StateFanInMatchesTheCopies, "§16.4", RecurrentState,

@@ -218,6 +218,11 @@ Outcome<wide_t<Int>> state_plan_copy_count(const Int& d, const Int& P, const Int
 template <ModelInt Int>
 Outcome<Window<Int>> state_served(const Int& p, const Int& P, const Int& D, const StateDims<Int>& dims);
 
+// The ranks state_served(F, p, P, D, DIMS) lists, as one span: its checks and
+// failures, without the list (a window of up to 2^20 ranks).
+template <ModelInt Int>
+Outcome<Span<Int>> state_served_span(const Int& p, const Int& P, const Int& D, const StateDims<Int>& dims);
+
 // §16.1 state_pairing(LP, LD, ECP, ECD, ESP, ESD): None, or the first of: a
 // value <= 0 ("{what} {v} must be positive", in order); LP != LD; ECP != ECD;
 // ESP != ESD (SPEC §16.1's texts).

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "tpcheck/model.hpp"
 #include "tpcheck/pyint.hpp"
@@ -93,12 +94,22 @@ WalkedRuns<Int> walked_runs(const Int& first, const Int& end, std::int64_t unbud
           3};
 }
 
+// The budget of a list walked inside an element of another walked list: its
+// first, its last and the chosen element. A case's cost then grows with the
+// budget once, not with the budget to the power of the lists' nesting (a
+// stage's ranks, and the ranks each of them lists), while every element of an
+// inner list stays reachable through the chosen index.
+inline constexpr std::int64_t kNestedWalkBudget = 3;
+
 // Visits the elements of walked_runs(first, end, unbudgeted_cap), each once
-// and in order. Returns the first verdict of `visit` that does not hold, or
+// and in order, under a budgeted walk with kNestedWalkBudget for the lists
+// `visit` walks. Returns the first verdict of `visit` that does not hold, or
 // holds.
 template <ModelInt Int, class Visit>
 Verdict walk_range(const Int& first, const Int& end, Visit&& visit, std::int64_t unbudgeted_cap = 0) {
   const WalkedRuns<Int> walked = walked_runs(first, end, unbudgeted_cap);
+  std::optional<ScopedWalk> nested;
+  if (const Walk& outer = current_walk(); outer.budget > kNestedWalkBudget) nested.emplace(Walk{kNestedWalkBudget, outer.chosen});
   for (std::size_t i = 0; i < walked.count; ++i) {
     for (Int x = walked.runs[i].first; x < walked.runs[i].end; ++x) {
       if (Verdict v = visit(static_cast<const Int&>(x)); !v.held()) return v;
