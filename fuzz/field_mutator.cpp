@@ -103,10 +103,31 @@ std::size_t whole_fields(std::uint8_t* data, std::size_t size, std::size_t max_s
 
 }  // namespace
 
+bool move_past_int64(std::uint8_t* data, std::size_t size, const FieldLayout& layout, std::size_t which,
+                     std::uint64_t e, std::uint64_t fallback_m) {
+  const std::size_t fields = size / kField;
+  if (which >= layout.magnitude_classes.size()) return false;
+  const std::size_t at = layout.magnitude_classes[which];
+  if (layout.type_field >= fields || at + 2 >= fields) return false;
+  put_field(data, layout.type_field, layout.wide_type);
+  put_field(data, at, layout.beyond_class);
+  std::uint64_t m = get_field(data, size, at + 2) >> 8;
+  if (m == 0) m = fallback_m;
+  put_field(data, at + 2, (m << 8) | (e & 255));
+  return true;
+}
+
 std::size_t mutate_fields(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned seed,
                           FieldRanges ranges) {
   Rng rng(seed);
   size = whole_fields(data, size, max_size, ranges);
+  // One mutation in 16 moves the case past int64, as the only change.
+  if (const FieldLayout layout = ranges(data, size); !layout.magnitude_classes.empty() && below(rng, 16) == 0) {
+    const std::size_t which = below(rng, layout.magnitude_classes.size());
+    const std::uint64_t e = 64 + below(rng, 64), fallback_m = 1 + below(rng, std::uint64_t{1} << 16);
+    move_past_int64(data, size, layout, which, e, fallback_m);
+    return whole_fields(data, size, max_size, ranges);
+  }
   for (std::uint64_t step = 0, steps = 1 + below(rng, 3); step < steps && size > 0; ++step) {
     const std::span<const std::uint64_t> range = ranges(data, size).ranges;
     const std::size_t fields = std::min(range.size(), size / kField);

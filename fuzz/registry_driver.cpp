@@ -94,8 +94,10 @@ struct Fuzzed {
   std::vector<std::vector<dom::Choice>> ranges;  // dom::choice_ranges of each domain
   Selector domains;                              // when it has several
   inv::Tally tally;                              // what the replayed inputs reached
-  // field_layout's ranges, made on first use and kept: [with the entry field][domain].
+  // field_layout's ranges and magnitude class fields, made on first use and
+  // kept: [with the entry field][domain].
   std::array<std::vector<std::vector<std::uint64_t>>, 2> layouts;
+  std::array<std::vector<std::vector<std::size_t>>, 2> magnitude_fields;
 };
 
 struct Fuzzing {
@@ -114,6 +116,7 @@ Fuzzing& fuzzing() {
       for (const dom::Domain& d : e->domains) x.ranges.push_back(dom::choice_ranges(d));
       if (e->domains.size() > 1) x.domains = Selector({e->domain_names.begin(), e->domain_names.end()});
       for (auto& layouts : x.layouts) layouts.resize(e->domains.size());
+      for (auto& fields : x.magnitude_fields) fields.resize(e->domains.size());
       names.emplace_back(e->name);
     }
     out.selector = Selector(names);
@@ -239,15 +242,30 @@ FieldLayout field_layout(const std::uint8_t* data, std::size_t size, const inv::
   const Header h = read_header(in, fixed);
   Fuzzed& e = fuzzing().entries[h.index];
   std::vector<std::uint64_t>& ranges = e.layouts[fixed ? 0 : 1][h.domain];
+  std::vector<std::size_t>& magnitudes = e.magnitude_fields[fixed ? 0 : 1][h.domain];
   if (ranges.empty()) {
     if (!fixed) ranges.push_back(fuzzed_entries().size());
     ranges.push_back(2);
     if (e.entry->domains.size() > 1) ranges.push_back(e.entry->domains.size());
+    const std::size_t first_choice = ranges.size();
     const std::vector<dom::Choice>& choices = e.ranges[h.domain];
     ranges.insert(ranges.end(), choices.begin(), choices.end());
     ranges.push_back(0);  // the walk field: any 64-bit value
+    // An entry fuzzed in int64 alone (the differential) is never moved past it.
+    if (!e.entry->exclusion(inv::Engine::RapidCheckCppInt)) {
+      for (const std::size_t at : dom::magnitude_class_positions(e.entry->domains[h.domain])) {
+        magnitudes.push_back(first_choice + at);
+      }
+    }
   }
-  return FieldLayout{ranges, h.fields};
+  FieldLayout layout;
+  layout.ranges = ranges;
+  layout.header = h.fields;
+  layout.type_field = fixed ? 0 : 1;  // after the entry field, when there is one
+  layout.wide_type = static_cast<std::uint64_t>(IntType::CppInt);
+  layout.magnitude_classes = magnitudes;
+  layout.beyond_class = dom::kMagnitudeBeyondClass;
+  return layout;
 }
 
 std::optional<std::vector<std::uint8_t>> encode_case(const RegistryCase& c, bool with_entry_field) {
@@ -284,6 +302,8 @@ std::vector<std::uint8_t> keyed_input(const std::uint8_t* data, std::size_t size
   if (h.domain_field) put_key(*h.domain_field, e.domains.key(h.domain));
   return out;
 }
+
+bool runs_in_int64(const RegistryCase& c) { return int64_values(c).has_value(); }
 
 std::string describe_case(const RegistryCase& c) {
   std::string out = std::string(c.entry->name) + (int64_values(c) ? " int64 " : " cpp_int ");

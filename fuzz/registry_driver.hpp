@@ -102,6 +102,9 @@ InputName input_name(const std::uint8_t* data, std::size_t size, const inv::Entr
 // same case, under any registry that still has those names.
 std::vector<std::uint8_t> keyed_input(const std::uint8_t* data, std::size_t size, const inv::Entry* fixed);
 
+// Whether the case runs in int64 (every value fits it), as check_case decides.
+bool runs_in_int64(const RegistryCase& c);
+
 // "RoundTripReturnsHome int64 L=4 R=2 r=3": the readable form of a case.
 std::string describe_case(const RegistryCase& c);
 

@@ -4,6 +4,7 @@
 //
 //   fuzz_<target> [--describe] [--assert-coverage] PATH...
 //   fuzz_<target> --name-inputs DIR | --check-names DIR    (registry targets: registry_names.cpp)
+//   fuzz_<target> --check-past-int64 DIR                   (registry targets: registry_past_int64.cpp)
 //
 // Each PATH is an input file or a directory searched recursively; *.txt and
 // *.md files are the corpus's readable notes, not inputs. A violated invariant
@@ -27,6 +28,7 @@ namespace fs = std::filesystem;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 extern "C" int tpcheck_fuzz_report_coverage() __attribute__((weak));
 extern "C" int tpcheck_fuzz_name_inputs(const char* dir, int check_only) __attribute__((weak));
+extern "C" int tpcheck_fuzz_check_past_int64(const char* dir) __attribute__((weak));
 
 namespace {
 
@@ -72,6 +74,17 @@ int main(int argc, char** argv) {
     }
     return tpcheck_fuzz_name_inputs(argv[2], std::string(argv[1]) == "--check-names");
   }
+  if (argc >= 2 && std::string(argv[1]) == "--check-past-int64") {
+    if (!tpcheck_fuzz_check_past_int64) {
+      std::cerr << self << ": --check-past-int64 needs a registry target (fuzz_invariants, fuzz_differential)\n";
+      return 2;
+    }
+    if (argc != 3) {
+      std::cerr << "usage: " << self << " --check-past-int64 DIR\n";
+      return 2;
+    }
+    return tpcheck_fuzz_check_past_int64(argv[2]);
+  }
   bool describe = false;
   bool assert_coverage = false;
   std::vector<std::string> roots;
@@ -85,6 +98,7 @@ int main(int argc, char** argv) {
       std::cout << "usage: " << self << " [--describe] [--assert-coverage] PATH...   (replay inputs; directories recursively)\n";
       if (tpcheck_fuzz_name_inputs) {
         std::cout << "       " << self << " --name-inputs DIR | --check-names DIR   (inputs selecting by name, named so)\n";
+        std::cout << "       " << self << " --check-past-int64 DIR   (the mutator's move past int64 on DIR's inputs)\n";
       }
       return 0;
     } else if (!arg.empty() && arg[0] == '-') {

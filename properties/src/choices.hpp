@@ -63,7 +63,12 @@ class Writer {
 
 // ---- magnitudes: [class, small, wide] ---------------------------------------------
 
-inline void magnitude_ranges(std::vector<Choice>& out) { out.insert(out.end(), {kMagnitudeClasses, kSmall, kWide}); }
+// `classes`, when given, gets the position of the class choice.
+inline void magnitude_ranges(std::vector<Choice>& out, std::vector<std::size_t>* classes = nullptr) {
+  if (classes) classes->push_back(out.size());
+  out.insert(out.end(), {kMagnitudeClasses, kSmall, kWide});
+}
+static_assert(kMagnitudeBeyondClass == kMagnitudeClasses - 1, "the last class draws m * 2^e");
 
 // The three choices of a magnitude, read before its limit is known (a pair
 // bounds its base by the factor drawn after it).

@@ -15,20 +15,24 @@ namespace tpcheck::dom {
 
 using namespace choices;
 
-std::vector<Choice> choice_ranges(const Block& b) {
+namespace {
+
+// A block's choice ranges; `classes`, when given, gets the position of each
+// magnitude's class choice among them.
+std::vector<Choice> block_ranges(const Block& b, std::vector<std::size_t>* classes) {
   std::vector<Choice> out;
   const Choice shapes = shape_count(b);
   switch (b.kind) {
     case BlockKind::Size:
     case BlockKind::DpSize:
       if (shapes > 1) out.push_back(shapes);
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       break;
     case BlockKind::Pair:
       out.push_back(shapes);
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       out.insert(out.end(), {kFactor, kFactor, kFactor});
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       out.insert(out.end(), {kExtensionClasses, kWide});
       break;
     case BlockKind::Rank:
@@ -38,11 +42,11 @@ std::vector<Choice> choice_ranges(const Block& b) {
     case BlockKind::Heads:
     case BlockKind::Hosts:
       out.insert(out.end(), {shapes, kFactor});
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       break;
     case BlockKind::DpRank:
       out.insert(out.end(), {shapes, kSmall});
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       break;
     case BlockKind::Flag:
       out.push_back(2);
@@ -56,15 +60,31 @@ std::vector<Choice> choice_ranges(const Block& b) {
       break;
     case BlockKind::StateDim:
       out.insert(out.end(), {shapes, kFactor, kSmall});
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       break;
     case BlockKind::Length:
       out.insert(out.end(), {shapes, kSmall});
-      magnitude_ranges(out);
+      magnitude_ranges(out, classes);
       break;
     case BlockKind::Choice:
       out.push_back(shapes);
       break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Choice> choice_ranges(const Block& b) { return block_ranges(b, nullptr); }
+
+std::vector<std::size_t> magnitude_class_positions(const Domain& d) {
+  std::vector<std::size_t> out;
+  std::size_t offset = 0;
+  for (const Block& b : d.blocks()) {
+    std::vector<std::size_t> classes;
+    const std::size_t n = block_ranges(b, &classes).size();
+    for (const std::size_t at : classes) out.push_back(offset + at);
+    offset += n;
   }
   return out;
 }

@@ -291,6 +291,14 @@ Limits big_limits(std::int64_t size_cap = 0);    // cpp_int: values up to 2^320 
 std::vector<Choice> choice_ranges(const Block& b);
 std::vector<Choice> choice_ranges(const Domain& d);
 
+// A magnitude (every size is made from one) is three choices: class, small,
+// wide. The last class draws (wide >> 8) << (wide & 255), any size past 2^64
+// that the limits allow: the class a case needs to leave int64.
+inline constexpr Choice kMagnitudeBeyondClass = 7;
+// The position in choice_ranges(d) of each magnitude's class choice (its
+// small and wide choices follow it).
+std::vector<std::size_t> magnitude_class_positions(const Domain& d);
+
 // The values of every block from the choices (laid out as choice_ranges(d)),
 // written to values[0 .. d.width()). Any choices give valid values inside the
 // limits: a choice at or past its range is reduced modulo the range.
