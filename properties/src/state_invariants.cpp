@@ -514,27 +514,18 @@ template <ModelInt Int>
 Verdict fan_in_matches_copies(const StateDims<Int>& dims, const Int& P, const Int& D) {
   if (!sizing_loads(dims, P, D)) return vacuous(kNotLoadable);
   const Int expected = std::max(Int(1), floor_div<Int>(D, P));
-  const auto served_of = [&](const Int& p, Verdict& otherwise) -> std::optional<Window<Int>> {
-    Outcome<Window<Int>> served = state_served(p, P, D, dims);
-    if (!served.ok()) {
-      otherwise = failed_on_valid("state_served of p = " + render(p), served.failure());
-      return std::nullopt;
-    }
-    if (Int(static_cast<std::int64_t>(served.value().size())) != expected) {
-      otherwise = violated("state_served(" + render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) +
-                           ") = " + render(served.value()) + " has not max(1, D / P) = " + render(expected) + " ranks");
-      return std::nullopt;
-    }
-    return std::move(served).value();
-  };
   thread_local std::vector<Int> sources;  // reused: a case allocates nothing once it has grown
   if (walks_every_element()) {
     // Every rank of both sides: the completions the prefill ranks wait for
     // against the sources the decode ranks copy from, summed.
     U<Int> served_total = 0, sources_total = 0;
     for (Int p = 0; p < P; ++p) {
-      Verdict otherwise = holds();
-      if (!served_of(p, otherwise)) return otherwise;
+      const Outcome<Window<Int>> served = state_served(p, P, D, dims);
+      if (!served.ok()) return failed_on_valid("state_served of p = " + render(p), served.failure());
+      if (Int(static_cast<std::int64_t>(served.value().size())) != expected) {
+        return violated("state_served(" + render(p) + ", " + render(P) + ", " + render(D) + ", " + dims_text(dims) +
+                        ") = " + render(served.value()) + " has not max(1, D / P) = " + render(expected) + " ranks");
+      }
       served_total += U<Int>(expected);
     }
     for (Int d = 0; d < D; ++d) {
